@@ -1,0 +1,48 @@
+#pragma once
+// Named, user-editable numbers: physical parameters and initial conditions.
+//
+// A system lists its parameters and initial conditions once (ParameterSpec); the GUI forms, the
+// CLI (`--set NAME=VALUE`, `describe`), scenario files and tests all read that list. Values travel
+// as plain vectors aligned with the spec list (same order, same length).
+
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ricochet {
+
+inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+/// One named number with its unit, default, valid range and help text.
+struct ParameterSpec {
+  std::string name;           ///< identifier accepted by `--set NAME=VALUE`, e.g. "m", "theta0"
+  std::string unit;           ///< SI unit, e.g. "kg", "m/s", "rad"; empty when dimensionless
+  double defaultValue = 0.0;  ///< the paper's value (see the system's `source`)
+  double min = -kUnbounded;   ///< lower bound of the valid range; -inf when unbounded
+  double max = kUnbounded;    ///< upper bound of the valid range; +inf when unbounded
+  bool minExclusive = false;  ///< true for strict bounds such as a mass > 0
+  bool maxExclusive = false;
+  std::string help;           ///< one sentence for tooltips and `describe`
+};
+
+/// Index of `name` in `specs`, or nullopt.
+std::optional<std::size_t> indexOf(std::span<const ParameterSpec> specs, std::string_view name);
+
+/// Empty when `value` is finite and inside the spec's range; otherwise a message that names the
+/// value, e.g. "parameter 'm' = -1 is out of range: must be > 0 kg". `kind` is "parameter" or
+/// "initial condition".
+std::string checkValue(const ParameterSpec& spec, double value, std::string_view kind);
+
+/// The defaults of a spec list, in order.
+std::vector<double> defaultValues(std::span<const ParameterSpec> specs);
+
+/// Human-readable range, e.g. "> 0", "[0, 6.283]", "any". Used by messages and tooltips.
+std::string rangeText(const ParameterSpec& spec);
+
+/// Shortest text that reads back to exactly `value` (round-trip), e.g. "0.1", "-2", "1e-15".
+std::string formatNumber(double value);
+
+}  // namespace ricochet

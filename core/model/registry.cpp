@@ -1,0 +1,98 @@
+#include "core/model/registry.hpp"
+
+#include <cmath>
+
+namespace ricochet {
+
+// Each system family defines one accessor per system (a function-local static, so there is no
+// static-initialisation-order or dead-stripping trap with static libraries). Add new systems
+// here, in the order of ../shared/contracts.md.
+// (planar, core/planar)        particle-floor, star-floor, ellipse-floor
+// (nonholonomic, core/nonholonomic) pendulum-cylinder, disk-wall, disk-table
+// (SE(3), core/se3)            ellipsoid-plane, ellipsoid-tilted, ellipsoids-union, cube-plane
+
+const std::vector<const SystemDescription*>& systems() {
+  static const std::vector<const SystemDescription*> all = {
+  };
+  return all;
+}
+
+const SystemDescription* findSystem(std::string_view id) {
+  for (const SystemDescription* s : systems()) {
+    if (s->info().id == id) return s;
+  }
+  return nullptr;
+}
+
+Scenario defaultScenario(const SystemDescription& system) {
+  const SystemInfo& info = system.info();
+  Scenario s;
+  s.system = info.id;
+  s.parameters = defaultValues(info.parameters);
+  s.initial = defaultValues(info.initial);
+  s.integrator.name = info.integrators.empty() ? std::string() : info.integrators.front().name;
+  s.integrator.h = info.defaultH;
+  s.integrator.tolerance = info.defaultTolerance;
+  s.tEnd = info.defaultTEnd;
+  return s;
+}
+
+std::string validateScenario(const Scenario& scenario) {
+  const SystemDescription* system = findSystem(scenario.system);
+  if (!system) return "unknown system '" + scenario.system + "' (try `ricochet-cli list`)";
+  const SystemInfo& info = system->info();
+  if (scenario.parameters.size() != info.parameters.size()) {
+    return "scenario for '" + info.id + "' has " + std::to_string(scenario.parameters.size()) +
+           " parameters, expected " + std::to_string(info.parameters.size());
+  }
+  if (scenario.initial.size() != info.initial.size()) {
+    return "scenario for '" + info.id + "' has " + std::to_string(scenario.initial.size()) +
+           " initial conditions, expected " + std::to_string(info.initial.size());
+  }
+  for (std::size_t i = 0; i < info.parameters.size(); ++i) {
+    std::string e = checkValue(info.parameters[i], scenario.parameters[i], "parameter");
+    if (!e.empty()) return e;
+  }
+  for (std::size_t i = 0; i < info.initial.size(); ++i) {
+    std::string e = checkValue(info.initial[i], scenario.initial[i], "initial condition");
+    if (!e.empty()) return e;
+  }
+  const IntegratorSettings& in = scenario.integrator;
+  if (!std::isfinite(in.h) || !(in.h > 0.0)) {
+    return "time step h = " + formatNumber(in.h) + " is invalid: must be a finite number > 0 s";
+  }
+  if (!std::isfinite(in.tolerance) || !(in.tolerance > 0.0) || !(in.tolerance < 1.0)) {
+    return "tolerance = " + formatNumber(in.tolerance) + " is invalid: must be in (0, 1)";
+  }
+  if (!std::isfinite(scenario.tEnd) || !(scenario.tEnd > 0.0)) {
+    return "t_end = " + formatNumber(scenario.tEnd) + " is invalid: must be a finite number > 0 s";
+  }
+  bool known = false;
+  std::string names;
+  for (const IntegratorInfo& ii : info.integrators) {
+    known = known || ii.name == in.name;
+    names += (names.empty() ? "" : ", ") + ii.name;
+  }
+  if (!known) {
+    return "unknown integrator '" + in.name + "' for " + info.id + " (available: " + names + ")";
+  }
+  return {};
+}
+
+CreateResult createSimulation(const Scenario& scenario) {
+  std::string error = validateScenario(scenario);
+  if (!error.empty()) return CreateResult{nullptr, std::move(error)};
+  return findSystem(scenario.system)->create(scenario);
+}
+
+const char* toString(RunStatus status) {
+  switch (status) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::SolverFailed: return "solver-failed";
+    case RunStatus::Zeno: return "zeno";
+    case RunStatus::NonFinite: return "non-finite";
+  }
+  return "unknown";
+}
+
+}  // namespace ricochet

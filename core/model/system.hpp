@@ -1,0 +1,160 @@
+#pragma once
+// The one description of an example system, and the running simulation it creates.
+//
+// Layering (Pinocchio's Model/Data split): a SystemDescription is constant and shared; a
+// Simulation owns the mutable state and the integrator workspace of one run. GUI, CLI, CSV
+// traces, benchmarks and tests only talk to these two interfaces. Concrete systems implement the
+// step loop with fixed-size Eigen types behind `Simulation::advance`, which runs many steps per
+// virtual call and never allocates.
+
+#include "core/model/parameter.hpp"
+#include "core/model/scene.hpp"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ricochet {
+
+/// An integrator a system offers, e.g. "variational" (the default, first in the list).
+struct IntegratorInfo {
+  std::string name;   ///< id accepted by `--integrator NAME`, e.g. "variational", "rk4-event"
+  std::string title;  ///< short label for the GUI
+  std::string help;   ///< one or two sentences: what it is, what it conserves, its source
+};
+
+struct SystemInfo {
+  std::string id;       ///< contract id, e.g. "particle-floor" (../shared/contracts.md)
+  std::string title;    ///< e.g. "Particle bouncing on a floor"
+  std::string source;   ///< paper and section, e.g. "004 §4.2, 000 §4.1"
+  std::string summary;  ///< a short paragraph for the GUI and `describe`
+  std::vector<ParameterSpec> parameters;
+  std::vector<ParameterSpec> initial;
+  std::vector<IntegratorInfo> integrators;  ///< the first is the default
+  std::vector<std::string> constraints;     ///< names of the unilateral constraints g_j >= 0
+  double defaultH = 0.01;           ///< s
+  double defaultTEnd = 10.0;        ///< s
+  double defaultTolerance = 1e-14;  ///< solver tolerance (root finding / Newton), dimensionless
+};
+
+struct IntegratorSettings {
+  std::string name;        ///< one of SystemInfo::integrators
+  double h = 0.01;         ///< time step, s (> 0)
+  double tolerance = 1e-14;  ///< solver tolerance (> 0)
+};
+
+/// Everything needed to reproduce a run. Values are aligned with the SystemInfo spec lists.
+struct Scenario {
+  std::string system;
+  std::vector<double> parameters;
+  std::vector<double> initial;
+  IntegratorSettings integrator;
+  double tEnd = 10.0;  ///< s (> 0)
+};
+
+/// How a run (or a call to Simulation::advance) ended.
+enum class RunStatus {
+  Ok,
+  SolverFailed,  ///< a Newton or root solve did not converge within its iteration cap
+  Zeno,          ///< too many impacts in one step (chattering / grazing cascade)
+  NonFinite,     ///< the state became NaN or infinite
+};
+
+/// Short machine-readable name: "ok", "solver-failed", "zeno", "non-finite".
+const char* toString(RunStatus status);
+
+struct AdvanceResult {
+  std::int64_t stepsTaken = 0;
+  RunStatus status = RunStatus::Ok;
+  std::string message;  ///< empty when Ok; otherwise what failed, with step and time
+  bool ok() const { return status == RunStatus::Ok; }
+};
+
+/// One impact, as reported during Simulation::advance.
+struct ImpactRecord {
+  std::int64_t step = 0;  ///< step index after the step that contains the impact (the first trace
+                          ///< row recorded after it carries this `step`)
+  double t = 0.0;         ///< impact time, s
+  double alpha = 0.0;     ///< fraction of the step (0, 1] at which the impact happens
+  int constraint = 0;     ///< index into SystemInfo::constraints
+  double energyBefore = 0.0;  ///< continuous energy at the impact point, pre-impact momentum
+  double energyAfter = 0.0;   ///< same with the post-impact momentum
+  double impulse = 0.0;       ///< impulse magnitude (mu or lambda of the paper), > 0
+  Eigen::Vector3d contactPoint = Eigen::Vector3d::Constant(
+      std::numeric_limits<double>::quiet_NaN());  ///< world coordinates, for display; NaN if none
+};
+
+/// Receives impacts as they happen (called from the thread that runs `advance`).
+class ImpactSink {
+ public:
+  virtual ~ImpactSink() = default;
+  virtual void onImpact(const ImpactRecord& impact) = 0;
+};
+
+struct EnergySplit {
+  double kinetic = 0.0;
+  double potential = 0.0;
+  double total() const { return kinetic + potential; }
+};
+
+/// One run of one system with one integrator. Not thread-safe: one thread owns it.
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+
+  virtual std::int64_t step() const = 0;      ///< number of steps taken so far
+  virtual double time() const = 0;            ///< simulated time of the current state, s
+  virtual std::int64_t impactCount() const = 0;
+  virtual double timeStep() const = 0;        ///< h, s
+
+  /// Advances up to `maxSteps` steps of length h; stops early at the first failure, leaving the
+  /// last good state in place. Impacts go to `sink` when it is not null. No heap allocation.
+  virtual AdvanceResult advance(std::int64_t maxSteps, ImpactSink* sink) = 0;
+
+  /// Continuous mechanical energy evaluated on the current discrete state.
+  virtual EnergySplit energy() const = 0;
+
+  /// Smallest gap min_j g_j(q) at the current state (>= 0 means admissible).
+  virtual double minGap() const = 0;
+
+  /// System-specific trace columns, after the contract's required ones: `q.<coord>`, then `v.` or
+  /// `p.` columns, then `mom.<name>` (momentum-like quantities the GUI plots), `e.<name>` (extra
+  /// energies, e.g. "e.discrete"), `con.<name>` (constraint residuals). Same list for the whole run.
+  virtual std::span<const std::string> columns() const = 0;
+
+  /// Values for `columns()`, in order; `out.size() == columns().size()`.
+  virtual void sample(std::span<double> out) const = 0;
+
+  /// One pose per SceneSpec body, in order; `out.size() == scene.bodies.size()`.
+  virtual void poses(std::span<Pose> out) const = 0;
+};
+
+/// Outcome of creating a simulation: either `simulation` or a one-line `error` that names the
+/// offending value (e.g. "initial condition outside the admissible set: gap 'floor' = -0.5 < 0").
+struct CreateResult {
+  std::unique_ptr<Simulation> simulation;
+  std::string error;
+};
+
+/// The single description of one example system. Stateless; one instance per system lives in
+/// the registry for the lifetime of the program.
+class SystemDescription {
+ public:
+  virtual ~SystemDescription() = default;
+  virtual const SystemInfo& info() const = 0;
+
+  /// What the system looks like for the given parameter values (aligned with info().parameters).
+  virtual SceneSpec scene(std::span<const double> parameters) const = 0;
+
+  /// Builds a simulation at its initial state. Called by createSimulation() after the generic
+  /// checks (sizes, finiteness, ranges, h, tolerance, integrator name); implementations add the
+  /// system-specific ones (admissible set, constraint-compatible initial velocities, ...).
+  virtual CreateResult create(const Scenario& scenario) const = 0;
+};
+
+}  // namespace ricochet
