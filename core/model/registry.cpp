@@ -4,16 +4,20 @@
 
 namespace ricochet {
 
-// Each system family defines one accessor per system (a function-local static, so there is no
-// static-initialisation-order or dead-stripping trap with static libraries). Add new systems
-// here, in the order of ../shared/contracts.md.
-// (planar, core/planar)        particle-floor, star-floor, ellipse-floor
-// (nonholonomic, core/nonholonomic) pendulum-cylinder, disk-wall, disk-table
-// (SE(3), core/se3)            ellipsoid-plane, ellipsoid-tilted, ellipsoids-union, cube-plane
+// Each system family appends its systems, in the order of ../shared/contracts.md. Explicit calls
+// (not self-registering statics) so nothing is dead-stripped from the static library.
+void appendPlanarSystems(std::vector<const SystemDescription*>& out);        // core/planar
+void appendNonholonomicSystems(std::vector<const SystemDescription*>& out);  // core/nonholonomic
+void appendSe3Systems(std::vector<const SystemDescription*>& out);           // core/se3
 
 const std::vector<const SystemDescription*>& systems() {
-  static const std::vector<const SystemDescription*> all = {
-  };
+  static const std::vector<const SystemDescription*> all = [] {
+    std::vector<const SystemDescription*> v;
+    appendPlanarSystems(v);        // particle-floor, star-floor, ellipse-floor
+    appendNonholonomicSystems(v);  // pendulum-cylinder, disk-wall, disk-table
+    appendSe3Systems(v);           // ellipsoid-plane, ellipsoid-tilted, ellipsoids-union, cube-plane
+    return v;
+  }();
   return all;
 }
 

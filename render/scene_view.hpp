@@ -1,0 +1,69 @@
+#pragma once
+// VTK actors for one system's SceneSpec (core/model/scene.hpp). Pure VTK, no Qt: the desktop
+// app, `ricochet-cli video` and tests share it. Geometry is built once in setScene(); per frame
+// only actor transforms, the trail points and the impact marks change.
+
+#include "core/model/scene.hpp"
+
+#include <Eigen/Core>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+class vtkRenderer;
+
+namespace ricochet::render {
+
+class SceneView {
+ public:
+  /// Adds its actors to `renderer` (not owned; must outlive the SceneView).
+  explicit SceneView(vtkRenderer* renderer);
+  ~SceneView();
+  SceneView(const SceneView&) = delete;
+  SceneView& operator=(const SceneView&) = delete;
+
+  /// Replaces all actors with those of `scene` and resets the camera to its default view.
+  void setScene(const SceneSpec& scene);
+  /// Moves the bodies (one pose per scene body), extends the trail of the tracked body and ages
+  /// impact marks, all against simulated `time` (s) so recordings are true to the sim clock.
+  void setPoses(std::span<const Pose> poses, double time);
+  /// A brief visual mark at a world point where an impact happened at simulated `time`.
+  void addImpact(const Eigen::Vector3d& point, double time);
+  /// Forgets trail and impact marks (on reset).
+  void clearHistory();
+  /// Default camera for the scene kind (planar: facing the x-y plane; spatial: 3/4 view, z up).
+  void resetCamera();
+  /// Camera (and floor patch) follow the tracked body.
+  void setFollow(bool follow);
+  bool follow() const;
+  void setTrailVisible(bool visible);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+/// Offscreen rendering of a SceneView into memory (for `ricochet-cli video` and tests). Needs an
+/// X display (Xvfb in tests): the X-based VTK here has no EGL/OSMesa.
+class OffscreenRenderer {
+ public:
+  /// nullptr with `*error` set when no display / OpenGL context is available.
+  static std::unique_ptr<OffscreenRenderer> create(int width, int height, std::string* error);
+  ~OffscreenRenderer();
+  SceneView& scene();
+  int width() const;
+  int height() const;
+  /// Renders one frame and copies it as packed RGB, top row first (width*height*3 bytes).
+  void renderFrame(std::vector<unsigned char>& rgb);
+  /// Renders one frame and writes it as PNG; false (with *error) on I/O failure.
+  bool writePng(const std::string& path, std::string* error);
+
+ private:
+  OffscreenRenderer();
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+}  // namespace ricochet::render
