@@ -1,0 +1,82 @@
+// ricochet-cli: the headless runner (../shared/contracts.md, "ricochet-cli").
+//
+// main() only dispatches: each command is a row of kCommands (name, usage, function). Adding a
+// command (the later `video`, which needs the render layer) means one more row and one function.
+
+#include "app/cli/cli_args.hpp"
+#include "app/cli/cli_commands.hpp"
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using namespace ricochet::cli;
+
+struct Command {
+  const char* name;
+  const char* usage;  ///< one or more lines for `help`
+  int (*run)(const std::vector<std::string>& args);
+};
+
+int helpCommand(const std::vector<std::string>& args);
+
+const Command kCommands[] = {
+    {"list", "  ricochet-cli list\n      one line per system: id<TAB>title<TAB>source\n", &listCommand},
+    {"describe",
+     "  ricochet-cli describe SYSTEM [--json]\n"
+     "      parameters and initial conditions (name, unit, default, range, help), integrators,\n"
+     "      default h / t_end / tolerance; --json prints the contract's JSON object\n",
+     &describeCommand},
+    {"run",
+     "  ricochet-cli run SYSTEM|SCENARIO.json [options]\n"
+     "      --set NAME=VALUE     override a parameter or initial condition (repeatable)\n"
+     "      --h H                time step, s\n"
+     "      --t-end T            simulated time, s (default: the system's or the scenario's)\n"
+     "      --steps N            number of steps instead of --t-end\n"
+     "      --integrator NAME    'variational' (default) or a baseline the system offers\n"
+     "      --tolerance TOL      solver tolerance, in (0, 1)\n"
+     "      --csv FILE           trace CSV, one row per recorded step\n"
+     "      --every K            record every K-th step in the trace (default 1)\n"
+     "      --impacts-csv FILE   one row per impact\n"
+     "      --summary-json FILE  the run summary as JSON\n",
+     &runCommand},
+    {"help", "  ricochet-cli help | --help\n      this text\n", &helpCommand},
+};
+
+void printUsage(std::FILE* to) {
+  std::string text =
+      "ricochet-cli: headless runner of the Ricochet variational collision integrators\n\n"
+      "Usage:\n";
+  for (const Command& c : kCommands) text += c.usage;
+  text +=
+      "\nExit codes: 0 success; 2 bad input (one line on stderr naming the value); 3 the integrator\n"
+      "failed (step and time on stderr; the CSV files hold everything up to the failure);\n"
+      "130 interrupted (no output file written).\n";
+  std::fputs(text.c_str(), to);
+}
+
+int helpCommand(const std::vector<std::string>&) {
+  printUsage(stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  if (args.empty()) {
+    printUsage(stderr);
+    return kExitBadInput;
+  }
+  const std::string name = args.front();
+  args.erase(args.begin());
+  if (name == "--help" || name == "-h") return helpCommand(args);
+  for (const Command& c : kCommands) {
+    if (name == c.name) return c.run(args);
+  }
+  std::fprintf(stderr, "ricochet-cli: unknown command '%s' (see `ricochet-cli help`)\n", name.c_str());
+  return kExitBadInput;
+}

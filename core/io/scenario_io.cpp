@@ -1,0 +1,331 @@
+#include "core/io/scenario_io.hpp"
+
+#include "core/io/atomic_file.hpp"
+#include "core/model/registry.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace ricochet::io {
+
+namespace {
+
+/// Collects the first error with the source name and the position of the offending value.
+class Checker {
+ public:
+  explicit Checker(std::string_view source) : source_(source) {}
+
+  bool fail(const json::Value& at, const std::string& what) {
+    if (error_.empty()) {
+      error_ = std::string(source_) + ": ";
+      if (at.line() > 0) {
+        error_ += "line " + std::to_string(at.line()) + ", column " + std::to_string(at.column()) + ": ";
+      }
+      error_ += what;
+    }
+    return false;
+  }
+  const std::string& error() const { return error_; }
+
+  /// The value must be of `type`; names the key and the type found otherwise.
+  bool expect(const json::Value& v, json::Type type, const std::string& key) {
+    if (v.type() == type) return true;
+    return fail(v, "\"" + key + "\" must be a " + json::typeName(type) + ", not a " +
+                       json::typeName(v.type()));
+  }
+
+  /// A finite number of sane magnitude (the JSON reader already refuses overflow to inf).
+  bool expectNumber(const json::Value& v, const std::string& key) {
+    if (!expect(v, json::Type::Number, key)) return false;
+    const double x = v.asNumber();
+    if (!std::isfinite(x)) return fail(v, "\"" + key + "\" = " + formatNumber(x) + " is not a finite number");
+    if (std::fabs(x) > kMaxScenarioMagnitude) {
+      return fail(v, "\"" + key + "\" = " + formatNumber(x) + " is too large: |value| must be <= " +
+                         formatNumber(kMaxScenarioMagnitude));
+    }
+    return true;
+  }
+
+  /// Keys of `object` must all be in `allowed`.
+  template <std::size_t N>
+  bool onlyKeys(const json::Value& object, const char* const (&allowed)[N], const std::string& where) {
+    for (const json::Member& m : object.asObject()) {
+      bool known = false;
+      for (const char* a : allowed) known = known || m.first == a;
+      if (known) continue;
+      std::string list;
+      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      const std::string key = where.empty() ? m.first : where + "." + m.first;
+      return fail(m.second, "unknown key \"" + key + "\" (expected " + list + ")");
+    }
+    return true;
+  }
+
+ private:
+  std::string_view source_;
+  std::string error_;
+};
+
+/// Reads a {NAME: number} object into `values` (aligned with `specs`); `group` is "parameters" or
+/// "initial", `kind` the checkValue() wording.
+bool readValues(Checker& c, const json::Value& object, const std::vector<ParameterSpec>& specs,
+                std::vector<double>& values, const std::string& group, std::string_view kind,
+                const std::string& systemId) {
+  if (!c.expect(object, json::Type::Object, group)) return false;
+  for (const json::Member& m : object.asObject()) {
+    const std::string key = group + "." + m.first;
+    const auto index = indexOf(specs, m.first);
+    if (!index) {
+      std::string names;
+      for (const ParameterSpec& s : specs) names += (names.empty() ? "" : ", ") + s.name;
+      return c.fail(m.second, "unknown key \"" + key + "\": '" + systemId + "' has no " +
+                                  std::string(kind) + " named '" + m.first + "' (known: " +
+                                  (names.empty() ? std::string("none") : names) + ")");
+    }
+    if (!c.expectNumber(m.second, key)) return false;
+    const double x = m.second.asNumber();
+    std::string e = checkValue(specs[*index], x, kind);
+    if (!e.empty()) {
+      // checkValue says "parameter 'm' = -1 is ..."; name the file's key instead.
+      const std::string head = std::string(kind) + " '" + m.first + "' = " + formatNumber(x);
+      if (e.rfind(head, 0) == 0) e = "\"" + key + "\" = " + formatNumber(x) + e.substr(head.size());
+      return c.fail(m.second, e);
+    }
+    values[*index] = x;
+  }
+  return true;
+}
+
+/// Checks one scenario-level field by validating the system's default scenario with only that
+/// field changed: validateScenario() stays the one place that knows the valid ranges of h,
+/// tolerance, t_end and the integrator names.
+bool probe(Checker& c, const json::Value& at, const Scenario& defaults, const std::string& key,
+           const auto& change) {
+  Scenario s = defaults;
+  change(s);
+  const std::string e = validateScenario(s);
+  if (e.empty()) return true;
+  return c.fail(at, "\"" + key + "\": " + e);
+}
+
+std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+
+}  // namespace
+
+ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source) {
+  ScenarioResult r;
+  Checker c(source);
+  static const char* const kTopKeys[] = {"format", "version", "system", "parameters",
+                                         "initial", "integrator", "t_end"};
+  static const char* const kIntegratorKeys[] = {"name", "h", "tolerance"};
+  const auto done = [&]() {
+    r.error = c.error();
+    return r;
+  };
+  if (!doc.isObject()) {
+    c.fail(doc, std::string("a scenario must be a JSON object, not a ") + json::typeName(doc.type()));
+    return done();
+  }
+  if (!c.onlyKeys(doc, kTopKeys, "")) return done();
+
+  const json::Value* format = doc.find("format");
+  if (!format) {
+    c.fail(doc, std::string("missing key \"format\" (must be \"") + std::string(kScenarioFormat) + "\")");
+    return done();
+  }
+  if (!c.expect(*format, json::Type::String, "format")) return done();
+  if (format->asString() != kScenarioFormat) {
+    c.fail(*format, "\"format\" = " + json::quote(format->asString()) + " is not \"" +
+                        kScenarioFormat + "\"");
+    return done();
+  }
+  const json::Value* version = doc.find("version");
+  if (!version) {
+    c.fail(doc, "missing key \"version\" (must be " + std::to_string(kScenarioVersion) + ")");
+    return done();
+  }
+  if (!c.expect(*version, json::Type::Number, "version")) return done();
+  if (version->asNumber() != kScenarioVersion) {
+    c.fail(*version, "\"version\" = " + formatNumber(version->asNumber()) +
+                         " is not supported (this build reads version " +
+                         std::to_string(kScenarioVersion) + ")");
+    return done();
+  }
+  const json::Value* systemId = doc.find("system");
+  if (!systemId) {
+    c.fail(doc, "missing key \"system\" (a system id, see `ricochet-cli list`)");
+    return done();
+  }
+  if (!c.expect(*systemId, json::Type::String, "system")) return done();
+  const SystemDescription* system = findSystem(systemId->asString());
+  if (!system) {
+    c.fail(*systemId, "\"system\" = " + json::quote(systemId->asString()) +
+                          " is not a known system id (try `ricochet-cli list`)");
+    return done();
+  }
+  const SystemInfo& info = system->info();
+  const Scenario defaults = defaultScenario(*system);
+  Scenario s = defaults;
+
+  if (const json::Value* p = doc.find("parameters")) {
+    if (!readValues(c, *p, info.parameters, s.parameters, "parameters", "parameter", info.id)) {
+      return done();
+    }
+  }
+  if (const json::Value* p = doc.find("initial")) {
+    if (!readValues(c, *p, info.initial, s.initial, "initial", "initial condition", info.id)) {
+      return done();
+    }
+  }
+  if (const json::Value* in = doc.find("integrator")) {
+    if (!c.expect(*in, json::Type::Object, "integrator")) return done();
+    if (!c.onlyKeys(*in, kIntegratorKeys, "integrator")) return done();
+    if (const json::Value* name = in->find("name")) {
+      if (!c.expect(*name, json::Type::String, "integrator.name")) return done();
+      s.integrator.name = name->asString();
+      if (!probe(c, *name, defaults, "integrator.name",
+                 [&](Scenario& t) { t.integrator.name = name->asString(); })) {
+        return done();
+      }
+    }
+    if (const json::Value* h = in->find("h")) {
+      if (!c.expectNumber(*h, "integrator.h")) return done();
+      s.integrator.h = h->asNumber();
+      if (!probe(c, *h, defaults, "integrator.h", [&](Scenario& t) { t.integrator.h = h->asNumber(); })) {
+        return done();
+      }
+    }
+    if (const json::Value* tol = in->find("tolerance")) {
+      if (!c.expectNumber(*tol, "integrator.tolerance")) return done();
+      s.integrator.tolerance = tol->asNumber();
+      if (!probe(c, *tol, defaults, "integrator.tolerance",
+                 [&](Scenario& t) { t.integrator.tolerance = tol->asNumber(); })) {
+        return done();
+      }
+    }
+  }
+  if (const json::Value* tEnd = doc.find("t_end")) {
+    if (!c.expectNumber(*tEnd, "t_end")) return done();
+    s.tEnd = tEnd->asNumber();
+    if (!probe(c, *tEnd, defaults, "t_end", [&](Scenario& t) { t.tEnd = tEnd->asNumber(); })) {
+      return done();
+    }
+  }
+  // Every field was checked on its own above; this is the backstop for combinations.
+  const std::string e = validateScenario(s);
+  if (!e.empty()) {
+    c.fail(doc, e);
+    return done();
+  }
+  r.scenario = std::move(s);
+  return r;
+}
+
+ScenarioResult parseScenario(std::string_view text, std::string_view source) {
+  json::ParseResult p = json::parse(text);
+  if (!p.ok()) {
+    ScenarioResult r;
+    r.error = std::string(source) + ": " + p.error;
+    return r;
+  }
+  return scenarioFromJson(*p.value, source);
+}
+
+ScenarioResult loadScenario(const std::filesystem::path& path) {
+  std::string text;
+  std::string error = json::readTextFile(path, text);
+  if (!error.empty()) {
+    ScenarioResult r;
+    r.error = std::move(error);
+    return r;
+  }
+  return parseScenario(text, path.string());
+}
+
+json::Value scenarioToJson(const Scenario& scenario) {
+  json::Value doc = json::Value::object();
+  doc.add("format", json::Value::string(kScenarioFormat));
+  doc.add("version", json::Value::number(kScenarioVersion));
+  doc.add("system", json::Value::string(scenario.system));
+  const SystemDescription* system = findSystem(scenario.system);
+  const auto values = [](const std::vector<ParameterSpec>* specs, const std::vector<double>& v) {
+    json::Value o = json::Value::object();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      // Without the registry entry (never for a validated scenario) fall back to positions.
+      const std::string name = specs && i < specs->size() ? (*specs)[i].name : std::string("#") + std::to_string(i);
+      o.add(name, json::Value::number(v[i]));
+    }
+    return o;
+  };
+  doc.add("parameters", values(system ? &system->info().parameters : nullptr, scenario.parameters));
+  doc.add("initial", values(system ? &system->info().initial : nullptr, scenario.initial));
+  json::Value in = json::Value::object();
+  in.add("name", json::Value::string(scenario.integrator.name));
+  in.add("h", json::Value::number(scenario.integrator.h));
+  in.add("tolerance", json::Value::number(scenario.integrator.tolerance));
+  doc.add("integrator", std::move(in));
+  doc.add("t_end", json::Value::number(scenario.tEnd));
+  return doc;
+}
+
+std::string scenarioToText(const Scenario& scenario) { return json::write(scenarioToJson(scenario), 2); }
+
+std::string saveScenario(const std::filesystem::path& path, const Scenario& scenario) {
+  const std::string e = validateScenario(scenario);
+  if (!e.empty()) return path.string() + ": not saved: " + e;
+  return writeFileAtomically(path, scenarioToText(scenario));
+}
+
+std::string setScenarioValue(Scenario& scenario, std::string_view name, double value) {
+  const SystemDescription* system = findSystem(scenario.system);
+  if (!system) return "unknown system '" + scenario.system + "' (try `ricochet-cli list`)";
+  const SystemInfo& info = system->info();
+  if (std::isfinite(value) && std::fabs(value) > kMaxScenarioMagnitude) {
+    return std::string("'") + std::string(name) + "' = " + formatNumber(value) + " is too large: |value| must be <= " +
+           formatNumber(kMaxScenarioMagnitude);
+  }
+  std::string_view bare = name;
+  bool onlyParameters = false, onlyInitial = false;
+  if (bare.rfind("parameters.", 0) == 0) {
+    bare.remove_prefix(11);
+    onlyParameters = true;
+  } else if (bare.rfind("initial.", 0) == 0) {
+    bare.remove_prefix(8);
+    onlyInitial = true;
+  }
+  const auto p = onlyInitial ? std::nullopt : indexOf(info.parameters, bare);
+  const auto q = onlyParameters ? std::nullopt : indexOf(info.initial, bare);
+  if (p && q) {
+    return std::string("'") + std::string(bare) + "' is both a parameter and an initial condition of " + info.id +
+           std::string(": write parameters.") + std::string(bare) + std::string(" or initial.") + std::string(bare);
+  }
+  if (p) {
+    scenario.parameters.at(*p) = value;
+    return {};
+  }
+  if (q) {
+    scenario.initial.at(*q) = value;
+    return {};
+  }
+  std::string names;
+  for (const ParameterSpec& s : info.parameters) names += (names.empty() ? "" : ", ") + s.name;
+  for (const ParameterSpec& s : info.initial) names += (names.empty() ? "" : ", ") + s.name;
+  return std::string("unknown parameter '") + std::string(name) + "' for " + info.id + " (known: " +
+         (names.empty() ? std::string("none") : names) + ")";
+}
+
+bool sameScenario(const Scenario& a, const Scenario& b) {
+  const auto same = [](const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (bits(x[i]) != bits(y[i])) return false;
+    }
+    return true;
+  };
+  return a.system == b.system && same(a.parameters, b.parameters) && same(a.initial, b.initial) &&
+         a.integrator.name == b.integrator.name && bits(a.integrator.h) == bits(b.integrator.h) &&
+         bits(a.integrator.tolerance) == bits(b.integrator.tolerance) && bits(a.tEnd) == bits(b.tEnd);
+}
+
+}  // namespace ricochet::io
