@@ -6,6 +6,7 @@
 
 #include <QOpenGLWidget>
 #include <QString>
+#include <QSurfaceFormat>
 
 class vtkGenericOpenGLRenderWindow;
 class vtkRenderWindowInteractor;
@@ -17,6 +18,20 @@ class VtkWidget : public QOpenGLWidget {
  public:
   explicit VtkWidget(QWidget* parent = nullptr);
   ~VtkWidget() override;
+
+  /// The OpenGL format VTK needs (3.2 core, depth 24). Each VtkWidget asks for it; applications
+  /// should also make it the default before constructing QApplication, so the window's
+  /// compositing context matches: QSurfaceFormat::setDefaultFormat(VtkWidget::defaultFormat()).
+  static QSurfaceFormat defaultFormat();
+
+  /// Whether this process can host VTK at all: probes (once) for an OpenGL >= 3.2 context of
+  /// defaultFormat(); `reason` gets a one-line explanation when not. Needs a QGuiApplication.
+  /// Check it BEFORE putting a VtkWidget in a window: Qt 6.4 crashes composing any window that
+  /// holds a QOpenGLWidget on a platform without OpenGL (QT_QPA_PLATFORM=offscreen), before any
+  /// widget code can react. Use createUnavailableNotice(reason) in its place then.
+  static bool openGLAvailable(QString* reason = nullptr);
+  /// The message the widget itself shows when its context fails, as a stand-alone widget.
+  static QWidget* createUnavailableNotice(const QString& reason, QWidget* parent = nullptr);
 
   /// The VTK render window drawing into this widget. Valid from construction; renders only once
   /// the widget has an OpenGL context.
@@ -37,6 +52,9 @@ class VtkWidget : public QOpenGLWidget {
   void initialized();
   /// Emitted when the OpenGL context could not be created or is unusable.
   void contextFailed(const QString& message);
+  /// The user pressed 'r' in the view: connect it to SceneView::resetCamera() (the scene knows
+  /// its default view). Unconnected, VTK's generic ResetCamera runs instead.
+  void resetViewRequested();
 
  protected:
   void initializeGL() override;
@@ -45,6 +63,8 @@ class VtkWidget : public QOpenGLWidget {
   bool event(class QEvent* e) override;
 
  private:
+  void failContext(const QString& message);
+
   struct Impl;
   Impl* d;
 };
