@@ -1,12 +1,471 @@
-// Registration of the se3 systems (ellipsoid-plane, ellipsoid-tilted, ellipsoids-union, cube-plane).
-#include "core/model/system.hpp"
+// Registration of the se3 systems (ellipsoid-plane, ellipsoid-tilted, ellipsoids-union,
+// cube-plane): paper 003 §7, Table 3, with the corrections of spec lgvci-se3 §7 and §10.
+#include "core/se3/se3_systems.hpp"
 
+#include "core/model/registry.hpp"
+
+#include <Eigen/LU>
+
+#include <array>
+#include <cmath>
+#include <numbers>
 #include <vector>
 
 namespace ricochet {
 
+namespace se3 {
+namespace {
+
+enum class Kind { Ellipsoid, TiltedEllipsoid, Union, Cube };
+
+constexpr double kDegree = std::numbers::pi / 180.0;
+
+ParameterSpec positive(std::string name, std::string unit, double value, std::string help) {
+  return ParameterSpec{std::move(name), std::move(unit), value, 0.0, kUnbounded, true, false,
+                       std::move(help)};
+}
+ParameterSpec anyValue(std::string name, std::string unit, double value, std::string help) {
+  return ParameterSpec{std::move(name), std::move(unit), value, -kUnbounded, kUnbounded, false,
+                       false, std::move(help)};
+}
+
+// Initial conditions shared by the four cases (paper §7: x0 = (0,0,10), gamma0 = (2,2,10) with
+// m = 1, Pi0 = (4,-4,4), R0 = I). Order matters: makeSetup reads them by index.
+std::vector<ParameterSpec> initialSpecs() {
+  return {
+      anyValue("x0", "m", 0.0, "Initial centre-of-mass position, world x."),
+      anyValue("y0", "m", 0.0, "Initial centre-of-mass position, world y."),
+      anyValue("z0", "m", 10.0, "Initial centre-of-mass height, world z (up)."),
+      anyValue("vx0", "m/s", 2.0, "Initial centre-of-mass velocity, world x (gamma0 = m v0)."),
+      anyValue("vy0", "m/s", 2.0, "Initial centre-of-mass velocity, world y (gamma0 = m v0)."),
+      anyValue("vz0", "m/s", 10.0, "Initial centre-of-mass velocity, world z (gamma0 = m v0)."),
+      anyValue("Pi1_0", "kg m^2/s", 4.0,
+               "Initial angular momentum about the centre of mass, body-frame component 1 (Pi = J Omega)."),
+      anyValue("Pi2_0", "kg m^2/s", -4.0,
+               "Initial angular momentum about the centre of mass, body-frame component 2."),
+      anyValue("Pi3_0", "kg m^2/s", 4.0,
+               "Initial angular momentum about the centre of mass, body-frame component 3."),
+      anyValue("rx0", "rad", 0.0,
+               "Initial attitude as a rotation vector r0 (axis times angle), x component: R0 = exp(hat(r0))."),
+      anyValue("ry0", "rad", 0.0,
+               "Initial attitude rotation vector, y component (ry0 = pi*1e-8 is the paper's attitude perturbation R_y(pi*1e-8))."),
+      anyValue("rz0", "rad", 0.0, "Initial attitude rotation vector, z component."),
+  };
+}
+
+ParameterSpec massSpec(std::string help) { return positive("m", "kg", 1.0, std::move(help)); }
+ParameterSpec gravitySpec() {
+  return ParameterSpec{"g", "m/s^2", 9.80665, 0.0, kUnbounded, false, false,
+                       "Gravitational acceleration, along -z in every case (also over the tilted plane)."};
+}
+
+IntegratorInfo lgvciInfo() {
+  return {"variational", "LGVCI on SE(3)",
+          "Lie group variational collision integrator (Tran & Leok, paper 003, Algorithm 5.2): "
+          "Cayley LGVI away from impacts (symplectic, conserves R Pi and, to round-off, energy), "
+          "impact time by bisection to the tolerance, elastic frictionless jump conserving energy "
+          "and n.(R Pi)."};
+}
+
+SystemInfo makeInfo(Kind kind) {
+  SystemInfo info;
+  info.initial = initialSpecs();
+  info.integrators = {lgvciInfo()};
+  info.constraints = {"plane"};
+  info.defaultH = 0.01;
+  info.defaultTEnd = 30.0;
+  info.defaultTolerance = 1e-15;
+  const std::string ellipsoidMass =
+      "Total mass; uniform solid ellipsoid, so J = (m/5) diag(b^2+c^2, a^2+c^2, a^2+b^2).";
+  switch (kind) {
+    case Kind::Ellipsoid:
+    case Kind::TiltedEllipsoid:
+      info.parameters = {
+          massSpec(ellipsoidMass), gravitySpec(),
+          positive("a", "m", 2.0, "Semi-axis along body x."),
+          positive("b", "m", 3.0, "Semi-axis along body y."),
+          positive("c", "m", 4.0, "Semi-axis along body z."),
+      };
+      if (kind == Kind::Ellipsoid) {
+        info.id = "ellipsoid-plane";
+        info.title = "Triaxial ellipsoid over a horizontal plane";
+        info.source = "003 §7 case I, Table 3";
+        info.summary =
+            "A uniform triaxial ellipsoid (semi-axes 2, 3, 4 m) thrown spinning onto the horizontal "
+            "plane z = 0. Elastic frictionless impacts exchange energy between translation and "
+            "rotation; the total energy, the horizontal momentum and n.(R Pi) are conserved, and "
+            "the centre of mass moves along x = y = 2t.";
+      } else {
+        info.id = "ellipsoid-tilted";
+        info.title = "Triaxial ellipsoid over a tilted plane";
+        info.source = "003 §7 case II, Table 3";
+        info.summary =
+            "The case I ellipsoid over a plane tilted 2 degrees about the world y axis, normal "
+            "n = (sin tilt, 0, cos tilt); gravity stays along -z, so the body bounces down the "
+            "incline. Conserved: energy, the y momentum and n.(R Pi).";
+        info.parameters.push_back(ParameterSpec{
+            "tilt", "rad", 2.0 * kDegree, -std::numbers::pi / 2.0, std::numbers::pi / 2.0, true,
+            true,
+            "Plane tilt about the world y axis (2 degrees = 0.0349 rad): normal n = (sin tilt, 0, cos tilt)."});
+      }
+      break;
+    case Kind::Union:
+      info.id = "ellipsoids-union";
+      info.title = "Union of two ellipsoids over a horizontal plane";
+      info.source = "003 §7 case III, Table 3";
+      info.summary =
+          "A rigid body made of two overlapping ellipsoids (semi-axes 3,4,5 and 6,1,1 m) whose "
+          "centres lie on the body x axis, shifted so the centroid is at the origin; the lowest "
+          "point is the lower of the two parts' support points. Inertia as printed by the paper "
+          "(symmetrised).";
+      info.parameters = {
+          massSpec("Total mass (the inertia J1..J3 is given separately, for m = 1 kg as in the paper)."),
+          gravitySpec(),
+          positive("a1", "m", 3.0, "Ellipsoid 1 semi-axis along body x."),
+          positive("b1", "m", 4.0, "Ellipsoid 1 semi-axis along body y."),
+          positive("c1", "m", 5.0, "Ellipsoid 1 semi-axis along body z."),
+          positive("a2", "m", 6.0, "Ellipsoid 2 semi-axis along body x."),
+          positive("b2", "m", 1.0, "Ellipsoid 2 semi-axis along body y."),
+          positive("c2", "m", 1.0, "Ellipsoid 2 semi-axis along body z."),
+          anyValue("d1", "m", 1.5, "Body x of ellipsoid 1's centre before the centroid shift cx."),
+          anyValue("d2", "m", -4.5, "Body x of ellipsoid 2's centre before the centroid shift cx."),
+          anyValue("cx", "m", -0.9937128,
+                   "Centroid shift along body x added to both centres (the paper's c; an exact "
+                   "computation gives -0.9741762, spec §10.12)."),
+          positive("J1", "kg m^2", 7.5932718,
+                   "Principal moment of inertia about body x (paper's Mathematica value for m = 1 kg, symmetrised; not recomputed from the geometry)."),
+          positive("J2", "kg m^2", 9.9326434, "Principal moment of inertia about body y (paper's value)."),
+          positive("J3", "kg m^2", 8.2731252, "Principal moment of inertia about body z (paper's value)."),
+      };
+      break;
+    case Kind::Cube:
+      info.id = "cube-plane";
+      info.title = "Epsilon-rounded cube over a horizontal plane";
+      info.source = "003 §7 case IV, Table 3, §6.3";
+      info.summary =
+          "A uniform cube of side 2 sqrt(3) m whose corners and edges are rounded by epsilon = 1e-13 m "
+          "(epsilon-rounding of the signed distance), so corner impacts have a unique normal. "
+          "Conserved: energy, the horizontal momentum and n.(R Pi).";
+      info.parameters = {
+          massSpec("Total mass; uniform solid cube, so J = (m s^2/6) I (the rounding is ignored)."),
+          gravitySpec(),
+          positive("s", "m", 2.0 * std::sqrt(3.0), "Side length of the cube (vertices at +-s/2)."),
+          ParameterSpec{"epsilon", "m", 1e-13, 0.0, kUnbounded, false, false,
+                        "Rounding radius of the corners and edges (epsilon-rounding, paper §6.3)."},
+      };
+      break;
+  }
+  return info;
+}
+
+class Se3System final : public SystemDescription {
+ public:
+  explicit Se3System(Kind kind) : kind_(kind), info_(makeInfo(kind)) {}
+  const SystemInfo& info() const override { return info_; }
+  SceneSpec scene(std::span<const double> parameters) const override;
+  CreateResult create(const Scenario& scenario) const override;
+
+  Kind kind() const { return kind_; }
+  // Parameter value by name (defaults if the vector is short), for scene() and makeSetup().
+  double value(std::span<const double> p, std::string_view name) const {
+    const std::size_t i = *indexOf(info_.parameters, name);
+    return i < p.size() ? p[i] : info_.parameters[i].defaultValue;
+  }
+
+ private:
+  Kind kind_;
+  SystemInfo info_;
+};
+
+Vec3 planeNormal(const Se3System& sys, std::span<const double> p) {
+  if (sys.kind() != Kind::TiltedEllipsoid) return Vec3::UnitZ();
+  const double tilt = sys.value(p, "tilt");  // n = R_y(tilt) e3 (spec §4.3, §11.1: + sign)
+  return Vec3(std::sin(tilt), 0.0, std::cos(tilt));
+}
+
+SceneSpec Se3System::scene(std::span<const double> p) const {
+  SceneSpec s;
+  s.view = ViewKind::Spatial;
+  BodySpec body;
+  const Rgb orange{0.90f, 0.50f, 0.20f}, blue{0.25f, 0.50f, 0.85f};
+  switch (kind_) {
+    case Kind::Ellipsoid:
+    case Kind::TiltedEllipsoid: {
+      const Vec3 axes(value(p, "a"), value(p, "b"), value(p, "c"));
+      body.name = "ellipsoid";
+      body.parts.push_back(BodyPart{EllipsoidShape{axes}, Pose{}, orange, true});
+      s.characteristicLength = axes.maxCoeff();
+      break;
+    }
+    case Kind::Union: {
+      const double cx = value(p, "cx");
+      body.name = "ellipsoids";
+      Pose p1, p2;
+      p1.position = Vec3(value(p, "d1") + cx, 0.0, 0.0);
+      p2.position = Vec3(value(p, "d2") + cx, 0.0, 0.0);
+      const Vec3 axes1(value(p, "a1"), value(p, "b1"), value(p, "c1"));
+      const Vec3 axes2(value(p, "a2"), value(p, "b2"), value(p, "c2"));
+      body.parts.push_back(BodyPart{EllipsoidShape{axes1}, p1, orange, true});
+      body.parts.push_back(BodyPart{EllipsoidShape{axes2}, p2, blue, true});
+      s.characteristicLength = std::max(axes1.maxCoeff(), axes2.maxCoeff());
+      break;
+    }
+    case Kind::Cube: {
+      const double half = 0.5 * value(p, "s");
+      body.name = "cube";
+      body.parts.push_back(
+          BodyPart{BoxShape{Vec3::Constant(half), value(p, "epsilon")}, Pose{}, orange, true});
+      s.characteristicLength = 2.0 * half;
+      break;
+    }
+  }
+  s.bodies.push_back(std::move(body));
+  PlaneObstacle plane;
+  plane.normal = planeNormal(*this, p);
+  plane.halfExtent = 5.0 * s.characteristicLength;
+  s.obstacles.push_back(plane);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The running simulation.
+
+const std::vector<std::string>& traceColumns() {
+  static const std::vector<std::string> columns = {
+      "q.x",   "q.y",   "q.z",   "q.R11", "q.R12", "q.R13", "q.R21",  "q.R22",
+      "q.R23", "q.R31", "q.R32", "q.R33", "p.x",   "p.y",   "p.z",    "p.Pi1",
+      "p.Pi2", "p.Pi3", "mom.px", "mom.py", "mom.nRPi", "e.translational", "e.rotational",
+      "con.gap"};
+  return columns;
+}
+
+class RigidBodyPlaneSimulation final : public Simulation {
+ public:
+  explicit RigidBodyPlaneSimulation(const Setup& setup)
+      : stepper_(setup.model, setup.h), state_(setup.initial), h_(setup.h) {}
+
+  std::int64_t step() const override { return step_; }
+  double time() const override { return static_cast<double>(step_) * h_; }
+  std::int64_t impactCount() const override { return impacts_; }
+  double timeStep() const override { return h_; }
+
+  AdvanceResult advance(std::int64_t maxSteps, ImpactSink* sink) override {
+    AdvanceResult result;
+    const RigidBodyModel& model = stepper_.model();
+    while (result.stepsTaken < maxSteps) {
+      const StepStatus status = stepper_.step(state_);
+      if (status != StepStatus::Ok) {
+        result.status = status == StepStatus::Zeno        ? RunStatus::Zeno
+                        : status == StepStatus::NonFinite ? RunStatus::NonFinite
+                                                          : RunStatus::SolverFailed;
+        result.message = describeFailure();
+        return result;
+      }
+      ++step_;
+      ++result.stepsTaken;
+      for (const ImpactEvent& e : stepper_.events()) {
+        ++impacts_;
+        if (!sink) continue;
+        ImpactRecord r;
+        r.step = step_;
+        r.t = (static_cast<double>(step_ - 1) + e.alphaTotal) * h_;
+        r.alpha = e.alphaTotal;
+        r.constraint = 0;
+        r.energyBefore = totalEnergy(model, e.before);
+        r.energyAfter = totalEnergy(model, e.after);
+        r.impulse = e.jump.lambda;
+        r.contactPoint = e.before.x + e.before.R * e.rhoC;
+        sink->onImpact(r);
+      }
+    }
+    return result;
+  }
+
+  EnergySplit energy() const override {
+    const RigidBodyModel& model = stepper_.model();
+    EnergySplit e;
+    e.kinetic = 0.5 * state_.gamma.squaredNorm() / model.m + rotationalEnergy(model, state_);
+    e.potential = model.m * model.g * state_.x.z();
+    return e;
+  }
+
+  double minGap() const override { return phi(stepper_.model(), state_.x, state_.R); }
+
+  std::span<const std::string> columns() const override { return traceColumns(); }
+
+  void sample(std::span<double> out) const override {
+    const RigidBodyModel& model = stepper_.model();
+    std::size_t i = 0;
+    for (int k = 0; k < 3; ++k) out[i++] = state_.x(k);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) out[i++] = state_.R(r, c);
+    for (int k = 0; k < 3; ++k) out[i++] = state_.gamma(k);
+    for (int k = 0; k < 3; ++k) out[i++] = state_.Pi(k);
+    out[i++] = state_.gamma.x();
+    out[i++] = state_.gamma.y();
+    out[i++] = model.n.dot(state_.R * state_.Pi);
+    out[i++] = translationalEnergy(model, state_);
+    out[i++] = rotationalEnergy(model, state_);
+    out[i++] = phi(model, state_.x, state_.R);
+  }
+
+  void poses(std::span<Pose> out) const override {
+    if (out.empty()) return;
+    out[0].position = state_.x;
+    out[0].rotation = state_.R;
+  }
+
+ private:
+  // Only on the failure path (it allocates the message).
+  std::string describeFailure() const {
+    const StepFailure& f = stepper_.failure();
+    const RigidBodyModel& model = stepper_.model();
+    const double t0 = static_cast<double>(step_) * h_;
+    const std::string where = "step " + std::to_string(step_ + 1) + " (t = " + formatNumber(t0) +
+                              " s -> " + formatNumber(static_cast<double>(step_ + 1) * h_) + " s)";
+    const std::string kept = "; state left at t = " + formatNumber(t0) + " s";
+    switch (f.where) {
+      case StepFailure::Where::SolveF:
+        return where + ": SolveF (Cayley Newton for the relative rotation F) did not converge in " +
+               std::to_string(f.iterations) + " iterations for a sub-step of " +
+               formatNumber(f.tau) + " s (last |delta f| = " + formatNumber(f.lastStep) +
+               ", round-off floor eps|f| = " + formatNumber(f.roundOffFloor) + ", tolerance " +
+               formatNumber(model.tolerance) + ")" + kept;
+      case StepFailure::Where::LargeRotation:
+        return where + ": the body turns more than 90 degrees within a sub-step of " +
+               formatNumber(f.tau) + " s; reduce h" + kept;
+      case StepFailure::Where::Bisection:
+        return where + ": bisection for the impact time did not reach the width " +
+               formatNumber(model.tolerance) + " in " + std::to_string(f.iterations) +
+               " halvings (width left " + formatNumber(f.lastStep) + ")" + kept;
+      case StepFailure::Where::Zeno:
+        return where + ": Zeno guard: more than " + std::to_string(model.maxImpactsPerStep) +
+               " impacts within one step (last alpha = " + formatNumber(f.lastStep) + ")" + kept;
+      case StepFailure::Where::NonFinite:
+        return where + ": the state became non-finite (NaN or infinity)" + kept;
+      case StepFailure::Where::None: break;
+    }
+    return where + ": step failed" + kept;
+  }
+
+  LgvciStepper stepper_;
+  RigidBodyState state_;
+  double h_;
+  std::int64_t step_ = 0;
+  std::int64_t impacts_ = 0;
+};
+
+CreateResult Se3System::create(const Scenario& scenario) const {
+  Setup setup = makeSetup(scenario);
+  if (!setup.error.empty()) return CreateResult{nullptr, std::move(setup.error)};
+  return CreateResult{makeSimulation(setup), {}};
+}
+
+}  // namespace
+
+Setup makeSetup(const Scenario& scenario) {
+  Setup out;
+  const auto* sys = dynamic_cast<const Se3System*>(findSystem(scenario.system));
+  if (!sys) {
+    out.error = "'" + scenario.system + "' is not an SE(3) system";
+    return out;
+  }
+  const std::span<const double> p = scenario.parameters;
+  RigidBodyModel& model = out.model;
+  model.m = sys->value(p, "m");
+  model.g = sys->value(p, "g");
+  model.n = planeNormal(*sys, p);
+  model.tolerance = scenario.integrator.tolerance;
+  switch (sys->kind()) {
+    case Kind::Ellipsoid:
+    case Kind::TiltedEllipsoid: {
+      const double a = sys->value(p, "a"), b = sys->value(p, "b"), c = sys->value(p, "c");
+      // Uniform solid ellipsoid (spec §2.1).
+      model.J = (model.m / 5.0) * Vec3(b * b + c * c, a * a + c * c, a * a + b * b).asDiagonal();
+      model.shape.ellipsoids.push_back(makeEllipsoid(Vec3::Zero(), Vec3(a, b, c)));
+      break;
+    }
+    case Kind::Union: {
+      const double cx = sys->value(p, "cx");
+      model.shape.ellipsoids.push_back(
+          makeEllipsoid(Vec3(sys->value(p, "d1") + cx, 0.0, 0.0),
+                        Vec3(sys->value(p, "a1"), sys->value(p, "b1"), sys->value(p, "c1"))));
+      model.shape.ellipsoids.push_back(
+          makeEllipsoid(Vec3(sys->value(p, "d2") + cx, 0.0, 0.0),
+                        Vec3(sys->value(p, "a2"), sys->value(p, "b2"), sys->value(p, "c2"))));
+      const std::array<double, 3> J = {sys->value(p, "J1"), sys->value(p, "J2"), sys->value(p, "J3")};
+      // A physical mass distribution needs J_d = tr(J)/2 I - J > 0: each J_i < J_j + J_k.
+      for (int i = 0; i < 3; ++i) {
+        const double others = J[(i + 1) % 3] + J[(i + 2) % 3];
+        if (!(J[i] < others)) {
+          out.error = "parameter 'J" + std::to_string(i + 1) + "' = " + formatNumber(J[i]) +
+                      " is not a physical moment of inertia: must be < J" +
+                      std::to_string((i + 1) % 3 + 1) + " + J" + std::to_string((i + 2) % 3 + 1) +
+                      " = " + formatNumber(others) + " kg m^2";
+          return out;
+        }
+      }
+      model.J = Vec3(J[0], J[1], J[2]).asDiagonal();
+      break;
+    }
+    case Kind::Cube: {
+      const double s = sys->value(p, "s");
+      model.J = (model.m * s * s / 6.0) * Mat3::Identity();  // uniform solid cube (spec §2.1)
+      model.shape.polyhedra.push_back(
+          makeBox(Vec3::Zero(), Vec3::Constant(0.5 * s), sys->value(p, "epsilon")));
+      break;
+    }
+  }
+  updateInverseInertia(model);
+  if (std::string e = validate(model.shape); !e.empty()) {
+    out.error = "invalid body geometry: " + e;
+    return out;
+  }
+
+  const std::span<const double> q = scenario.initial;
+  if (q.size() != 12) {
+    out.error = "scenario for '" + scenario.system + "' needs 12 initial conditions";
+    return out;
+  }
+  RigidBodyState& s = out.initial;
+  s.x = Vec3(q[0], q[1], q[2]);
+  s.gamma = model.m * Vec3(q[3], q[4], q[5]);
+  s.Pi = Vec3(q[6], q[7], q[8]);
+  s.R = expSO3(Vec3(q[9], q[10], q[11]));
+  out.h = scenario.integrator.h;
+
+  const double gap = phi(model, s.x, s.R);
+  if (!(gap > 0.0)) {
+    out.error = "initial condition outside the admissible set: gap 'plane' Phi = " +
+                formatNumber(gap) + " m <= 0 (the body touches or cuts the plane; raise z0)";
+    return out;
+  }
+  // The Cayley SolveF needs well under a half turn per step (spec §10.15): ask for <= 1 rad.
+  const double turn = out.h * (model.Jinv * s.Pi).norm();
+  if (!(turn <= 1.0)) {
+    out.error = "time step h = " + formatNumber(out.h) + " s is too large for the initial spin: " +
+                "h |Omega0| = " + formatNumber(turn) + " rad per step, must be <= 1";
+    return out;
+  }
+  return out;
+}
+
+std::unique_ptr<Simulation> makeSimulation(const Setup& setup) {
+  return std::make_unique<RigidBodyPlaneSimulation>(setup);
+}
+
+}  // namespace se3
+
 void appendSe3Systems(std::vector<const SystemDescription*>& out) {
-  (void)out;  // systems are appended here as they land, in contract order
+  // Function-local statics: constructed on first use, never in static-initialisation order.
+  static const se3::Se3System ellipsoidPlane(se3::Kind::Ellipsoid);
+  static const se3::Se3System ellipsoidTilted(se3::Kind::TiltedEllipsoid);
+  static const se3::Se3System ellipsoidsUnion(se3::Kind::Union);
+  static const se3::Se3System cubePlane(se3::Kind::Cube);
+  out.push_back(&ellipsoidPlane);
+  out.push_back(&ellipsoidTilted);
+  out.push_back(&ellipsoidsUnion);
+  out.push_back(&cubePlane);
 }
 
 }  // namespace ricochet

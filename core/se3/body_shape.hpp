@@ -1,0 +1,134 @@
+#pragma once
+// Rigid-body geometry as data, and its support point: the one query the collision detection
+// function needs (spec lgvci-se3 §4).
+//
+// A BodyShape is the UNION of convex parts, each given in the body frame (origin = centre of
+// mass):
+//  * EllipsoidPart   {centre + M y : |y| <= 1}, M = Q diag(a,b,c) Q^T (spec §4.2, §4.6);
+//  * PolyhedronPart  the convex hull of its vertices, epsilon-rounded: the Minkowski sum with a
+//                    ball of radius epsilon (spec §4.5, paper §6.3);
+//  * IntersectionPart the intersection of two ellipsoids (paper §6.4 gives only the SDF; the
+//                    crease case is our own construction, see lowestPoint()).
+// For a unit direction u (the plane normal seen in the body frame, u = R^T n) the support point
+// rho_C minimises u.rho over the body; then Phi = n.x + u.rho_C and chi = rho_C x u (spec §4.1).
+// The minimum over a union is the smallest of the parts' minima (spec §4.6), so adding a body
+// is adding data, never integrator code.
+
+#include "core/se3/so3.hpp"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ricochet::se3 {
+
+struct EllipsoidPart {
+  Vec3 centre = Vec3::Zero();  ///< body frame, m
+  Mat3 M = Mat3::Identity();   ///< symmetric shape matrix Q diag(semi-axes) Q^T, m
+  Mat3 M2 = Mat3::Identity();  ///< M^2, m^2 (support point direction)
+  Mat3 P = Mat3::Identity();   ///< M^-2, 1/m^2 (implicit function (rho-c)^T P (rho-c) - 1)
+};
+
+/// An ellipsoid with the given body-frame centre (m), semi-axes (m, > 0) along the columns of
+/// the rotation `orientation` (identity: along body x, y, z).
+EllipsoidPart makeEllipsoid(const Vec3& centre, const Vec3& semiAxes,
+                            const Mat3& orientation = Mat3::Identity());
+
+struct PolyhedronPart {
+  std::vector<Vec3> vertices;  ///< body frame, m; the part is their convex hull ...
+  double epsilon = 0.0;        ///< ... rounded by this radius, m (>= 0)
+};
+
+/// An axis-aligned box of half-extents `halfExtents` (m) centred at `centre`, rounded by
+/// epsilon (m): 8 vertices. The cube of Case IV is makeBox(0, (s/2)(1,1,1), 1e-13).
+PolyhedronPart makeBox(const Vec3& centre, const Vec3& halfExtents, double epsilon);
+
+struct IntersectionPart {
+  EllipsoidPart first, second;
+};
+
+/// Union of convex parts (each list may be empty; together at least one part).
+struct BodyShape {
+  std::vector<EllipsoidPart> ellipsoids;
+  std::vector<PolyhedronPart> polyhedra;
+  std::vector<IntersectionPart> intersections;
+};
+
+/// The lowest point of a shape in direction u: argmin and min of u.rho over the body.
+struct SupportPoint {
+  double height = 0.0;    ///< min u.rho, m (Phi = n.x + height)
+  Vec3 rho = Vec3::Zero();  ///< body-frame support point rho_C, m
+  int part = -1;          ///< index of the active part, counting ellipsoids, polyhedra, intersections
+  bool ok = true;         ///< false only if an intersection's crease solve did not converge
+};
+
+/// Support point of one ellipsoid: height = u.c - |M u|, rho = c - M^2 u / |M u| (spec §4.6).
+inline SupportPoint lowestPoint(const EllipsoidPart& e, const Vec3& u) {
+  const Vec3 Mu = e.M * u;
+  const double r = Mu.norm();
+  SupportPoint s;
+  s.rho = e.centre - (e.M * Mu) / r;
+  s.height = u.dot(e.centre) - r;
+  return s;
+}
+
+/// Support point of a rounded polyhedron: the vertex v_C minimising u.v, then rho = v_C - eps u
+/// and height = u.v_C - eps (spec §4.5, P-65...P-67; u is a unit vector). Ties go to the first
+/// vertex listed (ties are a measure-zero set of directions).
+inline SupportPoint lowestPoint(const PolyhedronPart& p, const Vec3& u) {
+  SupportPoint s;
+  double best = u.dot(p.vertices[0]);
+  int k = 0;
+  for (int j = 1; j < static_cast<int>(p.vertices.size()); ++j) {
+    const double d = u.dot(p.vertices[j]);
+    if (d < best) {
+      best = d;
+      k = j;
+    }
+  }
+  s.rho = p.vertices[k] - p.epsilon * u;
+  s.height = best - p.epsilon;
+  return s;
+}
+
+/// Support point of the intersection of two ellipsoids (min of u.rho over E1 n E2).
+/// If the support point of the part with the larger minimum lies inside the other part, it is
+/// the answer (spec §4.6). Otherwise the minimiser lies on the crease dE1 n dE2: we maximise the
+/// concave dual d(nu) = min_rho u.rho + sum_k nu_k g_k(rho), g_k = ((rho-c_k)^T P_k (rho-c_k)-1)/2,
+/// over nu > 0 by damped Newton (grad d = (g1, g2), Hessian -grad g_k^T H^-1 grad g_l with
+/// H = nu1 P1 + nu2 P2), i.e. the KKT system u + sum nu_k grad g_k = 0, g1 = g2 = 0.
+/// The body is strictly convex, so rho_C is unique and Phi is differentiable with chi = rho x u.
+SupportPoint lowestPoint(const IntersectionPart& q, const Vec3& u);
+
+/// Support point of the union: the lowest of the parts' support points (first part wins ties).
+inline SupportPoint lowestPoint(const BodyShape& shape, const Vec3& u) {
+  SupportPoint best;
+  best.height = std::numeric_limits<double>::infinity();
+  int index = 0;
+  auto consider = [&](const SupportPoint& s) {
+    if (!s.ok) best.ok = false;
+    if (s.height < best.height) {
+      best.height = s.height;
+      best.rho = s.rho;
+      best.part = index;
+    }
+    ++index;
+  };
+  for (const EllipsoidPart& e : shape.ellipsoids) consider(lowestPoint(e, u));
+  for (const PolyhedronPart& p : shape.polyhedra) consider(lowestPoint(p, u));
+  for (const IntersectionPart& q : shape.intersections) consider(lowestPoint(q, u));
+  return best;
+}
+
+/// Implicit function of an ellipsoid part, (rho-c)^T M^-2 (rho-c) - 1: <= 0 inside (dimensionless).
+inline double implicitValue(const EllipsoidPart& e, const Vec3& rho) {
+  const Vec3 r = rho - e.centre;
+  return r.dot(e.P * r) - 1.0;
+}
+
+/// Empty when the shape is usable; otherwise one line naming what is wrong (no parts, a
+/// non-positive semi-axis, a polyhedron without vertices, negative epsilon, an empty
+/// intersection, non-finite numbers).
+std::string validate(const BodyShape& shape);
+
+}  // namespace ricochet::se3

@@ -1,0 +1,175 @@
+#pragma once
+// Lie group variational collision integrator on SE(3) for a convex rigid body over a fixed plane
+// (Tran & Leok, paper 003; implementation spec /shared/spec/lgvci-se3.md, cited as "spec §n").
+//
+// State S = (x, R, gamma, Pi): centre of mass x (world, m), attitude R (body -> world), linear
+// momentum gamma = m xdot (world, kg m/s), body angular momentum Pi = J Omega (kg m^2/s).
+// Gravity acts along -e3; the plane {z : n.z = 0} has unit normal n pointing to the admissible side.
+//
+// Pieces (each a free function over the constant model, Pinocchio style):
+//   flow()        F~[tau], the Hamiltonian one-step map of the LGVI (spec §3.2)
+//   phi()         the collision detection function Phi(x, R) with its support point (spec §4)
+//   applyJump()   F~_Jump, the elastic frictionless jump (spec §5.3)
+//   LgvciStepper  one step of Algorithm 5.2 in the form of spec §6.3: trial step, bisection for the
+//                 impact fraction alpha (§5.2), jump, remainder step, repeated for several impacts
+//                 per step, capped by the Zeno guard (§5.5).
+// The stepper never allocates: impact events go to a buffer sized once at construction.
+
+#include "core/se3/body_shape.hpp"
+#include "core/se3/solve_f.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ricochet::se3 {
+
+struct RigidBodyModel {
+  double m = 1.0;        ///< mass, kg
+  double g = 9.80665;    ///< gravitational acceleration along -e3, m/s^2
+  Mat3 J = Mat3::Identity();     ///< standard inertia about the centre of mass, body frame, kg m^2
+  Mat3 Jinv = Mat3::Identity();  ///< its inverse
+  Vec3 n = Vec3::UnitZ();        ///< unit plane normal (plane through the world origin)
+  BodyShape shape;               ///< body geometry, body frame with origin at the centre of mass
+  double tolerance = 1e-15;      ///< eps_tol: Newton step (SolveF) and bisection width (spec §5.2)
+  int maxNewtonIterations = 50;  ///< SolveF cap (spec §3.4)
+  int maxBisectionIterations = 200;  ///< halvings of the impact bracket before giving up
+  int maxImpactsPerStep = 100;   ///< Zeno guard j_max (spec §5.5)
+};
+
+/// Fills Jinv from J (call after setting J).
+inline void updateInverseInertia(RigidBodyModel& model) { model.Jinv = model.J.inverse(); }
+
+struct RigidBodyState {
+  Vec3 x = Vec3::Zero();
+  Mat3 R = Mat3::Identity();
+  Vec3 gamma = Vec3::Zero();
+  Vec3 Pi = Vec3::Zero();
+};
+
+/// Collision detection function Phi(x, R) = n.x + u.rho_C with u = R^T n (spec §4.1), m: the
+/// signed height of the body's lowest point above the plane. `support` receives rho_C.
+inline double phi(const RigidBodyModel& model, const Vec3& x, const Mat3& R,
+                  SupportPoint* support = nullptr) {
+  const Vec3 u = R.transpose() * model.n;
+  const SupportPoint s = lowestPoint(model.shape, u);
+  if (support) *support = s;
+  return model.n.dot(x) + s.height;
+}
+
+/// Body-frame rotational gradient of Phi, chi = rho_C x u (spec §4.1, §10.3), m: for
+/// dR = R hat(zeta), dPhi = n.dx + zeta.chi.
+inline Vec3 chi(const RigidBodyModel& model, const Mat3& R, const Vec3& rhoC) {
+  return rhoC.cross(R.transpose() * model.n);
+}
+
+/// Translational + potential energy |gamma|^2/(2m) + m g x3 ("T.P.E.", paper Fig. 5), J.
+inline double translationalEnergy(const RigidBodyModel& model, const RigidBodyState& s) {
+  return 0.5 * s.gamma.squaredNorm() / model.m + model.m * model.g * s.x.z();
+}
+/// Rotational kinetic energy Pi^T J^-1 Pi / 2 ("R.E."), J.
+inline double rotationalEnergy(const RigidBodyModel& model, const RigidBodyState& s) {
+  return 0.5 * s.Pi.dot(model.Jinv * s.Pi);
+}
+/// Total energy E = T.P.E. + R.E. (spec §2.2, P-38c), J.
+inline double totalEnergy(const RigidBodyModel& model, const RigidBodyState& s) {
+  return translationalEnergy(model, s) + rotationalEnergy(model, s);
+}
+
+/// F~[tau] (spec §3.2): x+ = x + tau gamma/m - g tau^2 e3/2, gamma+ = gamma - m g tau e3,
+/// F = SolveF(tau Pi) (Cayley), R+ = R F, Pi+ = F^T Pi. tau in s. Returns the SolveF outcome;
+/// `out` is meaningful only when it converged.
+inline SolveFResult flow(const RigidBodyModel& model, const RigidBodyState& s, double tau,
+                         RigidBodyState& out) {
+  const double gt = model.g * tau;
+  out.x = s.x + (tau / model.m) * s.gamma;
+  out.x.z() -= 0.5 * gt * tau;
+  out.gamma = s.gamma;
+  out.gamma.z() -= model.m * gt;
+  const SolveFResult f =
+      solveFCayley(model.J, model.Jinv, tau * s.Pi, model.tolerance, model.maxNewtonIterations);
+  out.R = s.R * f.F;
+  out.Pi = f.F.transpose() * s.Pi;
+  return f;
+}
+
+/// Outcome of the elastic jump at an impact state.
+struct JumpResult {
+  double lambda = 0.0;    ///< impulse magnitude along n, kg m/s (> 0 at a genuine impact)
+  double vnBefore = 0.0;  ///< dPhi/dt before: a.gamma/m + chi.J^-1 Pi, m/s (< 0)
+  double vnAfter = 0.0;   ///< dPhi/dt after (= -vnBefore up to round-off), m/s
+  Vec3 chi = Vec3::Zero();  ///< rotational gradient of Phi at the impact, m
+};
+
+/// F~_Jump (spec §5.3, Corollary 4.6): gamma += lambda a, Pi += lambda chi with a = Phi_x = n and
+/// lambda = -2 v_n / k, k = a.a/m + chi.J^-1 chi, the non-zero root of continuous energy
+/// conservation. Updates the momenta of `s` in place.
+inline JumpResult applyJump(const RigidBodyModel& model, RigidBodyState& s, const Vec3& rhoC) {
+  JumpResult j;
+  j.chi = chi(model, s.R, rhoC);
+  const Vec3& a = model.n;
+  const Vec3 JinvChi = model.Jinv * j.chi;
+  j.vnBefore = a.dot(s.gamma) / model.m + JinvChi.dot(s.Pi);
+  const double k = a.squaredNorm() / model.m + j.chi.dot(JinvChi);
+  j.lambda = -2.0 * j.vnBefore / k;
+  s.gamma += j.lambda * a;
+  s.Pi += j.lambda * j.chi;
+  j.vnAfter = a.dot(s.gamma) / model.m + JinvChi.dot(s.Pi);
+  return j;
+}
+
+/// One impact inside a step.
+struct ImpactEvent {
+  double alpha = 0.0;       ///< this impact's fraction alpha_j of the step (spec §5.5)
+  double alphaTotal = 0.0;  ///< alpha_Sigma j: fraction of the step elapsed at the impact
+  double phi = 0.0;         ///< Phi at the impact state, m (0 < phi <~ eps_tol)
+  int bisectionIterations = 0;
+  RigidBodyState before;    ///< impact state with the pre-jump momenta
+  RigidBodyState after;     ///< same configuration with the post-jump momenta
+  Vec3 rhoC = Vec3::Zero(); ///< body-frame contact point, m
+  JumpResult jump;
+};
+
+enum class StepStatus { Ok, SolverFailed, Zeno, NonFinite };
+
+/// What went wrong in a failed step (numbers only, so the step loop never builds strings).
+struct StepFailure {
+  /// SolveF: Newton hit its cap; LargeRotation: SolveF converged to a rotation of more than 90
+  /// degrees in one sub-step (h far too large for the spin, spec §10.15).
+  enum class Where { None, SolveF, LargeRotation, Bisection, Zeno, NonFinite } where = Where::None;
+  double tau = 0.0;         ///< sub-step length being attempted, s
+  double alphaTotal = 0.0;  ///< fraction of the step elapsed when it failed
+  int iterations = 0;       ///< Newton iterations or bisection halvings used
+  double lastStep = 0.0;    ///< SolveF's last |delta f|_inf, or the bisection width left
+  double roundOffFloor = 0.0;  ///< SolveF: eps |f|_inf, the smallest step it can certify
+  int impacts = 0;          ///< impacts found in this step so far
+};
+
+/// Algorithm 5.2 of the paper in the index-free form of spec §6.3.
+class LgvciStepper {
+ public:
+  /// h: time step, s (> 0). The model is copied and held constant.
+  LgvciStepper(const RigidBodyModel& model, double h);
+
+  /// Advances `s` from a grid time to the next one (one step h). On success `s` is the new grid
+  /// state and events() lists this step's impacts in order; on failure `s` is left unchanged and
+  /// failure() says what failed. Never allocates.
+  StepStatus step(RigidBodyState& s);
+
+  std::span<const ImpactEvent> events() const { return {events_.data(), events_.size()}; }
+  const StepFailure& failure() const { return failure_; }
+  const RigidBodyModel& model() const { return model_; }
+  double timeStep() const { return h_; }
+
+ private:
+  // Bisection on alpha in (0, alphaMax) from the admissible state s (spec §5.2): returns the
+  // admissible end of the final bracket; false if it ran out of halvings or SolveF failed.
+  bool bisect(const RigidBodyState& s, double alphaMax, double alphaTotal, ImpactEvent& event);
+
+  RigidBodyModel model_;
+  double h_;
+  std::vector<ImpactEvent> events_;  // capacity maxImpactsPerStep + 1, reserved once
+  StepFailure failure_;
+};
+
+}  // namespace ricochet::se3

@@ -1,0 +1,2 @@
+# core/se3: the Lie group variational collision integrator on SE(3) (spec lgvci-se3).
+ricochet_add_test(NAME test_se3_lie SOURCES test_se3_lie.cpp LABELS core TIMEOUT 120)
