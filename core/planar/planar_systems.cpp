@@ -1,12 +1,14 @@
 // Registration of the planar systems (particle-floor, star-floor, ellipse-floor).
-#include "core/model/system.hpp"
+#include "core/planar/planar_systems.hpp"
 
 #include <vector>
 
 namespace ricochet {
 
 void appendPlanarSystems(std::vector<const SystemDescription*>& out) {
-  (void)out;  // systems are appended here as they land, in contract order
+  out.push_back(&planar::particleFloorSystem());
+  out.push_back(&planar::starFloorSystem());
+  out.push_back(&planar::ellipseFloorSystem());
 }
 
 }  // namespace ricochet

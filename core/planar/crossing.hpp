@@ -1,0 +1,160 @@
+#pragma once
+// Detection of the first gap crossing inside a step (spec §2.5a, pitfall P11), shared by the FMOW
+// variational integrator and the rk4-event baseline.
+//
+// Along a step the configuration follows a path q(s), s in [0, 1] (the Verlet drift of §2.4, or the
+// RK4 map with a shortened step). Gap j crosses when G_j(s) = g_j(q(s)) goes from >= 0 to < 0.
+//
+// The rule, cheapest first:
+//  1. Curvature test (no sampling). If the model bounds G_j'' <= kappa_j on [0, 1] and
+//     min(G_j(0), G_j(1)) > max(kappa_j, 0) / 8, then G_j > 0 on the whole step: a function with
+//     G'' <= kappa stays above its chord minus kappa s(1-s)/2 >= chord - kappa/8. A gap that is
+//     concave along the path (kappa <= 0, e.g. the particle's y under gravity) therefore needs only
+//     its end points. Far from the floor this clears the star and the ellipse too.
+//  2. Otherwise K sub-samples s_i = i/K (K = 8 default, §2.5a); the first sample with G_j < 0 gives
+//     the bracket [s_{i-1}, s_i]. On a sub-interval whose end samples are >= 0 but whose
+//     curvature bound allows a dip below zero, the minimum is located (root of G_j' by Brent) and
+//     checked, so a crossing that dips out and back in between two samples is not missed.
+//  3. Brent (core/numerics/roots.hpp) on the bracket; the bracket end on the admissible side is
+//     returned, so the impact point satisfies g_j >= 0 exactly as evaluated.
+// Contact at s = 0 (G_j(0) <= 0, e.g. the gap just resolved, or a corner where two gaps touch):
+// inward rate G_j'(0) < 0 means an impact right at s = 0 ("immediate", the sequential corner rule of
+// §2.8); outward rate means the gap must first separate, so a later crossing is bracketed after the
+// maximum of G_j. Of all gaps the earliest crossing wins (§2.5a).
+
+#include "core/numerics/roots.hpp"
+#include "core/planar/planar_model.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace ricochet::planar {
+
+inline constexpr int kMaxSubsamples = 64;
+
+struct DetectionOptions {
+  int subsamples = 8;         ///< K of §2.5a, 1..kMaxSubsamples
+  double tolerance = 1e-14;   ///< root bracket width, as a fraction of the step
+  int maxIterations = 200;    ///< Brent cap
+};
+
+struct Crossing {
+  bool found = false;
+  bool immediate = false;  ///< gap already in contact at s = 0 and moving inward
+  bool failed = false;     ///< a root solve did not converge (reported as a solver failure)
+  double s = 1.0;          ///< fraction of the path at the crossing, in [0, 1]
+  int gap = -1;
+};
+
+/// Step 1 of the rule for all gaps at once: true when no gap can cross on [0, 1], so no sampling is
+/// needed. Inline so that the smooth step stays a handful of instructions.
+inline bool gapClear(double g0, double g1, double curvature) {
+  return g0 > 0.0 && g1 >= 0.0 && std::min(g0, g1) > 0.125 * std::max(curvature, 0.0);
+}
+template <class GapVec>
+inline bool clearOfContact(const GapVec& g0, const GapVec& g1, const GapVec& curvature) {
+  for (int j = 0; j < g0.size(); ++j) {
+    if (!gapClear(g0[j], g1[j], curvature[j])) return false;
+  }
+  return true;
+}
+
+/// First crossing along `path` (see the file comment). `g0` and `g1` are the gaps at s = 0 and
+/// s = 1 and `curvature` the model's bounds of G_j'' (gapCurvatureBounds). Path provides
+/// `Vec position(double s)` and `double gapRate(int j, double s)` (= dG_j/ds).
+template <PlanarModel Model, class Path>
+Crossing firstCrossing(const Model& model, const Path& path, const typename Model::GapVec& g0,
+                       const typename Model::GapVec& g1, const typename Model::GapVec& curvature,
+                       const DetectionOptions& options) {
+  using GapVec = typename Model::GapVec;
+  constexpr int kGaps = Model::kGaps;
+
+  // 1. Curvature test, per gap.
+  std::array<bool, kGaps> suspect{};
+  bool any = false;
+  for (int j = 0; j < kGaps; ++j) {
+    suspect[j] = !gapClear(g0[j], g1[j], curvature[j]);
+    any = any || suspect[j];
+  }
+  if (!any) return {};
+
+  // 2. Sub-samples (all gaps at once: the gaps of a body share its sin/cos).
+  const int K = std::clamp(options.subsamples, 1, kMaxSubsamples);
+  const double ds = 1.0 / K;
+  std::array<GapVec, kMaxSubsamples + 1> G;
+  G[0] = g0;
+  G[K] = g1;
+  for (int i = 1; i < K; ++i) model.gaps(path.position(i * ds), G[i]);
+
+  auto gapAt = [&](int j, double s) { return model.gap(j, path.position(s)); };
+  auto brent = [&](auto&& f, double lo, double hi, double flo, double fhi) {
+    return brentRoot(f, lo, hi, flo, fhi, options.tolerance, 0.0, options.maxIterations);
+  };
+
+  Crossing best;
+  for (int j = 0; j < kGaps; ++j) {
+    if (!suspect[j]) continue;
+    if (!(G[0][j] > 0.0) && path.gapRate(j, 0.0) < 0.0) {  // contact, moving inward
+      Crossing c;
+      c.found = c.immediate = true;
+      c.s = 0.0;
+      c.gap = j;
+      return c;  // nothing can come earlier
+    }
+    const double kappa = std::max(curvature[j], 0.0);
+    for (int i = 1; i <= K; ++i) {
+      double lo = (i - 1) * ds;
+      const double hi = i == K ? 1.0 : i * ds;
+      if (best.found && lo >= best.s) break;  // cannot beat the crossing found so far
+      double flo = G[i - 1][j];
+      const double fhi = G[i][j];
+      if (!(fhi < 0.0)) {
+        // Both ends admissible: look for a dip only where the curvature bound allows one.
+        if (!(flo > 0.0) || std::min(flo, fhi) - kappa * ds * ds / 8.0 > 0.0) continue;
+        const double dlo = path.gapRate(j, lo);
+        if (!(dlo < 0.0)) continue;
+        const double dhi = path.gapRate(j, hi);
+        if (!(dhi > 0.0)) continue;
+        auto rate = [&](double s) { return path.gapRate(j, s); };
+        const RootResult m = brent(rate, lo, hi, dlo, dhi);
+        const double fmin = gapAt(j, m.x);
+        if (!(fmin < 0.0)) continue;
+        auto gj = [&](double s) { return gapAt(j, s); };
+        const RootResult r = brent(gj, lo, m.x, flo, fmin);
+        if (!r.converged) return Crossing{true, false, true, lo, j};
+        const double root = r.fx >= 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
+        if (!best.found || root < best.s) best = Crossing{true, false, false, root, j};
+        break;
+      }
+      if (!(flo > 0.0)) {
+        // Leaving contact (G(lo) <= 0, outward rate): the crossing comes after the maximum.
+        double smax = lo;
+        if (path.gapRate(j, lo) > 0.0) {
+          const double dhi = path.gapRate(j, hi);
+          if (dhi < 0.0) {
+            auto rate = [&](double s) { return path.gapRate(j, s); };
+            smax = brent(rate, lo, hi, path.gapRate(j, lo), dhi).x;
+          }
+        }
+        const double fmax = gapAt(j, smax);
+        if (!(fmax > 0.0)) {
+          // Never separated by more than round-off: a zero-depth re-impact at the maximum. (Only
+          // grazing contacts get here; repeated, it ends in the per-step impact cap.)
+          if (!best.found || smax < best.s) best = Crossing{true, false, false, smax, j};
+          break;
+        }
+        lo = smax;
+        flo = fmax;
+      }
+      auto gj = [&](double s) { return gapAt(j, s); };
+      const RootResult r = brent(gj, lo, hi, flo, fhi);
+      if (!r.converged) return Crossing{true, false, true, lo, j};
+      const double root = r.fx >= 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
+      if (!best.found || root < best.s) best = Crossing{true, false, false, root, j};
+      break;
+    }
+  }
+  return best;
+}
+
+}  // namespace ricochet::planar

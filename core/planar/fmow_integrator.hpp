@@ -1,0 +1,428 @@
+#pragma once
+// The FMOW variational collision integrator in position-momentum form (spec §2.2-§2.9; FMOW
+// §3.1-§4.1, eqs (71)-(79)), generic over a PlanarModel (planar_model.hpp).
+//
+// State: node (q_k, p_k) at t_k = k h. Discrete Lagrangian: trapezoid (71), constant M.
+//  * Smooth step = velocity Verlet (V) (identical to the DEL (73), spec §2.2):
+//      q_{k+1} = S(h; q_k, p_k) = q_k + h M^-1 p_k - (h^2/2) M^-1 grad V(q_k)
+//      p_{k+1} = p_k - (h/2)(grad V(q_k) + grad V(q_{k+1}))
+//    The momentum comes from this second line, never from position differences, so a symmetry
+//    momentum such as p_x stays bit-exact (P18).
+//  * Impact step (§2.4): alpha from the first crossing of the drift (crossing.hpp); impact point
+//    q~ = S(alpha h; q_k, p_k) (74a); incoming momentum p~- and discrete energy E- = E_d(q_k, q~,
+//    alpha h); impulse mu from the discrete energy equality (75a)
+//      F(mu) = E_d(q~, S((1-alpha)h; q~, p~- + mu n_j), (1-alpha)h) - E- = 0
+//    with p~+ = p~- + mu n_j (76); then (V) on the remaining (1-alpha)h (77).
+//  * A further crossing in the remaining sub-step: first impulse and second contact time solved
+//    together, (78), then the next impact, (79), and so on (§2.6); a gap already in contact at the
+//    impact point gets a sequential impulse at the same point (§2.8 corners). At most
+//    maxImpactsPerStep impacts per step, else RunStatus::Zeno.
+//
+// Energies are evaluated in momentum form, E_d(q, S(tau; q, p), tau) = 1/2 w^T M^-1 w +
+// (V(q) + V(S))/2 with w = p - (tau/2) grad V(q) (equal to (72); no division by tau), so the
+// P12 limits alpha -> 0 and alpha -> 1 need no special case: E_d -> H as tau -> 0.
+//
+// Allocation-free; failures are returned as a RunStatus with a StepFailure, never thrown.
+
+#include "core/planar/crossing.hpp"
+#include "core/planar/planar_model.hpp"
+#include "core/planar/planar_step.hpp"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ricochet::planar {
+
+struct FmowOptions {
+  /// Scenario.integrator.tolerance: root brackets (fraction of a step), energy and gap residuals
+  /// (relative to the energy scale and the model's lengthScale).
+  double tolerance = 1e-14;
+  int subsamples = 8;                            ///< K of §2.5a
+  int maxImpactsPerStep = kMaxImpactsPerStep;    ///< cap of §2.6 (<= kMaxImpactsPerStep)
+  int maxIterations = 60;                        ///< Newton cap (Brent gets 200)
+};
+
+template <PlanarModel Model>
+class FmowIntegrator {
+ public:
+  using Vec = typename Model::Vec;
+  using GapVec = typename Model::GapVec;
+
+  /// The drift S(s tau; q, p) as a path in s in [0, 1]: q(s) = q + s (a + s b) with
+  /// a = tau M^-1 p, b = -(tau^2/2) M^-1 grad V(q) (first line of (V)).
+  struct Drift {
+    const Model* model;
+    Vec q, a, b;
+    Vec position(double s) const { return q + s * (a + s * b); }
+    double gapRate(int j, double s) const {  // dG_j/ds
+      return model->gapGradient(j, position(s)).dot(a + (2.0 * s) * b);
+    }
+  };
+
+  struct ImpulseSolution {
+    double mu = 0.0;
+    double residual = 0.0;  ///< F(mu), J
+    bool ok = false;
+    bool reflectionFallback = false;  ///< no real rebound root: mu = -2B/A (P12)
+  };
+  struct JointSolution {
+    double mu = 0.0;  ///< first impulse
+    double d = 0.0;   ///< time from the first to the second contact, s (= beta h)
+    double energyResidual = 0.0, gapResidual = 0.0;
+    bool ok = false;
+  };
+  /// Residual and analytic Jacobian of (78) in the unknowns (mu, d).
+  struct JointResidual {
+    Eigen::Vector2d r;  ///< (E_d(q~, q~', d) - E-, g_k(q~'))
+    Eigen::Matrix2d J;  ///< d r / d (mu, d)
+  };
+
+  /// `h` in s (> 0).
+  FmowIntegrator(const Model& model, double h, const FmowOptions& options = {})
+      : model_(model), h_(h), options_(options) {
+    options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
+    detection_.subsamples = options_.subsamples;
+    detection_.tolerance = options_.tolerance;
+  }
+
+  const Model& model() const { return model_; }
+  double timeStep() const { return h_; }
+  const FmowOptions& options() const { return options_; }
+
+  // ---- building blocks (public: the tests check them against FMOW's equations) -------------
+  Vec inverseMass(const Vec& v) const { return v.cwiseQuotient(model_.massDiagonal); }
+  /// Kinetic energy 1/2 p^T M^-1 p, J.
+  double kineticEnergy(const Vec& p) const { return 0.5 * p.dot(inverseMass(p)); }
+  /// Node energy H(q, p) = 1/2 p^T M^-1 p + V(q), J (§3.5).
+  double nodeEnergy(const Vec& q, const Vec& p) const {
+    return kineticEnergy(p) + model_.potential(q);
+  }
+  /// The drift of length tau (s) from (q, p); `c` = grad V(q).
+  Drift drift(double tau, const Vec& q, const Vec& p, const Vec& c) const {
+    return Drift{&model_, q, tau * inverseMass(p), (-0.5 * tau * tau) * inverseMass(c)};
+  }
+  /// E_d (72) of the drift segment of length tau (s) from (q, p), in momentum form; c = grad V(q).
+  double segmentEnergy(double tau, const Vec& q, const Vec& p, const Vec& c) const {
+    const Vec w = p - (0.5 * tau) * c;  // = M (q1 - q0) / tau
+    return kineticEnergy(w) + 0.5 * (model_.potential(q) +
+                                     model_.potential(drift(tau, q, p, c).position(1.0)));
+  }
+
+  /// The discrete energy equation of §2.5b at mu and its analytic derivative
+  /// F'(mu) = w+^T n + (tau/2) grad V(q_end)^T M^-1 n (w+ = (q_end - q~)/tau).
+  std::pair<double, double> energyEquation(const Vec& qi, const Vec& ci, const Vec& pMinus,
+                                           const Vec& n, double eMinus, double tau,
+                                           double mu) const {
+    const Vec pPlus = pMinus + mu * n;
+    const Vec v = inverseMass(pPlus - (0.5 * tau) * ci);
+    const Vec qEnd = drift(tau, qi, pPlus, ci).position(1.0);
+    const double f = 0.5 * v.dot(pPlus - (0.5 * tau) * ci) +
+                     0.5 * (model_.potential(qi) + model_.potential(qEnd)) - eMinus;
+    const double df = v.dot(n) + 0.5 * tau * model_.potentialGradient(qEnd).dot(inverseMass(n));
+    return {f, df};
+  }
+
+  /// Impulse mu at the impact point qi (ci = grad V(qi)) with incoming momentum pMinus, normal n,
+  /// incoming discrete energy eMinus and remaining time tau (s): rebound root of the energy
+  /// equation (§2.5b). Linear V: closed form (Q). Otherwise Newton with the analytic F' from the
+  /// reflection (C1), safeguarded by Brent on [mu at zero normal rate, ...]. No real rebound root
+  /// (grazing, P12): the pure reflection mu = -2B/A, with its residual and the flag set.
+  ImpulseSolution solveImpulse(const Vec& qi, const Vec& ci, const Vec& pMinus, const Vec& n,
+                               double eMinus, double tau) const {
+    ImpulseSolution out;
+    const Vec mn = inverseMass(n);
+    const double A = n.dot(mn);        // n^T M^-1 n
+    const double B = mn.dot(pMinus);   // n^T M^-1 p~- (< 0 when approaching)
+    if (!(A > 0.0) || !std::isfinite(B)) return out;
+    const double reflection = -2.0 * B / A;  // (C1)
+    auto F = [&](double mu) {
+      return segmentEnergy(tau, qi, pMinus + mu * n, ci) - eMinus;
+    };
+    if constexpr (Model::kLinearPotential) {
+      // F(mu) = (A/2) mu^2 + B mu + delta exactly (§2.5b).
+      const double delta = F(0.0);
+      const double disc = B * B - 2.0 * A * delta;
+      if (disc < 0.0) {
+        out.mu = reflection;
+        out.reflectionFallback = true;
+      } else {
+        const double r = std::sqrt(disc);
+        // Rebound root (-B + r)/A, written without cancellation for either sign of B.
+        out.mu = B <= 0.0 ? (-B + r) / A : -2.0 * delta / (B + r);
+      }
+      out.residual = F(out.mu);
+      out.ok = std::isfinite(out.mu) && std::isfinite(out.residual);
+      return out;
+    } else {
+      const double eTol = options_.tolerance * energyScale(qi, pMinus, eMinus);
+      double mu = reflection;
+      bool converged = false;
+      for (int it = 0; it < options_.maxIterations && std::isfinite(mu); ++it) {
+        const auto [f, df] = energyEquation(qi, ci, pMinus, n, eMinus, tau, mu);
+        if (std::fabs(f) <= eTol) {
+          converged = true;
+          break;
+        }
+        if (!(df != 0.0)) break;
+        const double step = f / df;
+        mu -= step;
+        if (std::fabs(step) <= 4.0 * kEps * std::fabs(mu)) {
+          converged = true;
+          break;
+        }
+      }
+      if (converged && std::isfinite(mu) && mn.dot(pMinus + mu * n) > 0.0) {
+        out.mu = mu;
+      } else {
+        // Safeguard: the rebound root lies above mu0 = -B/A, where the normal rate is zero.
+        const double lo = -B / A;
+        const double flo = F(lo);
+        if (!(flo < 0.0)) {
+          out.mu = reflection;
+          out.reflectionFallback = true;
+        } else {
+          double width = std::max(std::fabs(reflection - lo), 1e-300);
+          double hi = lo + width, fhi = F(hi);
+          for (int i = 0; i < 200 && !(fhi > 0.0); ++i) {
+            width *= 2.0;
+            hi = lo + width;
+            fhi = F(hi);
+          }
+          const RootResult r =
+              brentRoot(F, lo, hi, flo, fhi, options_.tolerance * std::fabs(hi), eTol);
+          if (!r.converged) {
+            out.residual = r.fx;
+            return out;
+          }
+          out.mu = r.x;
+        }
+      }
+      out.residual = F(out.mu);
+      out.ok = std::isfinite(out.mu) && std::isfinite(out.residual);
+      return out;
+    }
+  }
+
+  /// (78) at (mu, d): first impulse mu on n_j at qi, second contact on gap k after time d.
+  JointResidual jointResidual(const Vec& qi, const Vec& ci, const Vec& pMinus, const Vec& nj,
+                              double eMinus, int k, double mu, double d) const {
+    const Vec pPlus = pMinus + mu * nj;
+    const Vec v = inverseMass(pPlus - (0.5 * d) * ci);
+    const Vec qe = drift(d, qi, pPlus, ci).position(1.0);
+    const Vec ce = model_.potentialGradient(qe);
+    const Vec nk = model_.gapGradient(k, qe);
+    const Vec mnj = inverseMass(nj);
+    const Vec dqdd = inverseMass(pPlus - d * ci);  // d q~' / d d
+    JointResidual out;
+    out.r[0] = 0.5 * v.dot(pPlus - (0.5 * d) * ci) +
+               0.5 * (model_.potential(qi) + model_.potential(qe)) - eMinus;
+    out.r[1] = model_.gap(k, qe);
+    out.J(0, 0) = v.dot(nj) + 0.5 * d * ce.dot(mnj);
+    out.J(0, 1) = -0.5 * v.dot(ci) + 0.5 * ce.dot(dqdd);
+    out.J(1, 0) = d * nk.dot(mnj);
+    out.J(1, 1) = nk.dot(dqdd);
+    return out;
+  }
+
+  /// Newton on (78) from (mu0, d0) with the analytic Jacobian, backtracking on the scaled
+  /// residual, d kept in [0, tauMax].
+  JointSolution solveJoint(const Vec& qi, const Vec& ci, const Vec& pMinus, const Vec& nj,
+                           double eMinus, int k, double mu0, double d0, double tauMax) const {
+    JointSolution out;
+    const double eScale = energyScale(qi, pMinus, eMinus);
+    const double eTol = options_.tolerance * eScale;
+    const double gTol = options_.tolerance * model_.lengthScale;
+    auto merit = [&](const Eigen::Vector2d& r) {
+      return std::fabs(r[0]) / eScale + std::fabs(r[1]) / model_.lengthScale;
+    };
+    double mu = mu0, d = std::clamp(d0, 0.0, tauMax);
+    JointResidual R = jointResidual(qi, ci, pMinus, nj, eMinus, k, mu, d);
+    for (int it = 0; it < options_.maxIterations; ++it) {
+      if (!R.r.allFinite() || !R.J.allFinite()) break;
+      if (std::fabs(R.r[0]) <= eTol && std::fabs(R.r[1]) <= gTol) {
+        out.ok = true;
+        break;
+      }
+      const double det = R.J.determinant();
+      if (!(std::fabs(det) > 0.0)) break;
+      const Eigen::Vector2d step = -(R.J.inverse() * R.r);
+      if (std::fabs(step[0]) <= 8.0 * kEps * std::fabs(mu) &&
+          std::fabs(step[1]) <= 8.0 * kEps * tauMax) {
+        out.ok = true;  // at the round-off floor
+        break;
+      }
+      const double m0 = merit(R.r);
+      bool accepted = false;
+      for (double lambda = 1.0; lambda > 1e-9; lambda *= 0.5) {
+        const double muT = mu + lambda * step[0];
+        const double dT = std::clamp(d + lambda * step[1], 0.0, tauMax);
+        const JointResidual RT = jointResidual(qi, ci, pMinus, nj, eMinus, k, muT, dT);
+        if (RT.r.allFinite() && merit(RT.r) < m0) {
+          mu = muT;
+          d = dT;
+          R = RT;
+          accepted = true;
+          break;
+        }
+      }
+      if (!accepted) break;
+    }
+    out.mu = mu;
+    out.d = d;
+    out.energyResidual = R.r[0];
+    out.gapResidual = R.r[1];
+    // The first impulse must still be a rebound.
+    out.ok = out.ok && inverseMass(nj).dot(pMinus + mu * nj) > 0.0;
+    return out;
+  }
+
+  // ---- the step ----------------------------------------------------------------------------
+  /// Advances the node (q, p) by one step h; `gaps` holds g(q) on entry and g(q_{k+1}) on exit
+  /// (cached between steps). On failure nothing is modified. Impacts: lastStep().
+  RunStatus step(Vec& q, Vec& p, GapVec& gaps) {
+    report_.impactCount = 0;
+    report_.status = RunStatus::Ok;
+    const Vec c = model_.potentialGradient(q);
+    const Drift path = drift(h_, q, p, c);
+    const Vec qEnd = path.position(1.0);
+    GapVec gEnd, kappa;
+    model_.gaps(qEnd, gEnd);
+    model_.gapCurvatureBounds(q, path.a, path.b, kappa);
+    Crossing x;
+    if (!clearOfContact(gaps, gEnd, kappa)) x = firstCrossing(model_, path, gaps, gEnd, kappa, detection_);
+    if (!x.found) [[likely]] {
+      const Vec pEnd = p - (0.5 * h_) * (c + model_.potentialGradient(qEnd));
+      if (!std::isfinite(qEnd.sum() + pEnd.sum())) return fail(RunStatus::NonFinite, "", -1, 1.0, 0);
+      q = qEnd;
+      p = pEnd;
+      gaps = gEnd;
+      lastTau_ = h_;
+      return RunStatus::Ok;
+    }
+    return impactStep(q, p, gaps, c, path, x);
+  }
+
+  /// The impacts (and failure) of the last step.
+  const StepReport<Vec>& lastStep() const { return report_; }
+  /// Length (s) of the last drift segment: h after a smooth step, the final sub-step after an
+  /// impact step. E_d of that segment can be recovered from the node: see lastSegmentEnergy().
+  double lastSegmentTau() const { return lastTau_; }
+  /// E_d (72) of the last segment, from its end node (q, p) and its length: the segment started
+  /// at q - tau v with v = M^-1 (p + (tau/2) grad V(q)) (second line of (V) solved for w).
+  double lastSegmentEnergy(const Vec& q, const Vec& p) const {
+    const double tau = lastTau_;
+    const Vec w = p + (0.5 * tau) * model_.potentialGradient(q);
+    return kineticEnergy(w) + 0.5 * (model_.potential(q) + model_.potential(q - tau * inverseMass(w)));
+  }
+
+ private:
+  static constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+  double energyScale(const Vec& q, const Vec& p, double e) const {
+    return std::fabs(e) + kineticEnergy(p) + std::fabs(model_.potential(q)) + 1e-300;
+  }
+
+  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
+    report_.status = status;
+    report_.failure = StepFailure{what, gap, s, value};
+    return status;
+  }
+
+  void record(int j, double s, const Vec& qi, const Vec& pMinus, const Vec& pPlus,
+              const ImpulseSolution& imp) {
+    PlanarImpact<Vec>& r = report_.impacts[report_.impactCount++];
+    r.s = s;
+    r.gap = j;
+    r.q = qi;
+    r.pMinus = pMinus;
+    r.pPlus = pPlus;
+    r.mu = imp.mu;
+    r.energyResidual = imp.residual;
+    r.reflectionFallback = imp.reflectionFallback;
+  }
+
+  [[gnu::noinline]] RunStatus impactStep(Vec& q, Vec& p, GapVec& gaps, const Vec& c,
+                                         const Drift& path, const Crossing& x) {
+    if (x.failed) return fail(RunStatus::SolverFailed, "the impact time (root of the gap) did not converge", x.gap, x.s, 0.0);
+    double elapsed = x.s;  // fraction of h from t_k to the current impact point
+    int j = x.gap;
+    Vec qi = path.position(x.s);
+    Vec ci = model_.potentialGradient(qi);
+    Vec pMinus = p - (0.5 * x.s * h_) * (c + ci);
+    // E- = E_d(q_k, q~, alpha h) (48a); every later segment of this step keeps it ((78a), (79a)).
+    const double eMinus = segmentEnergy(x.s * h_, q, p, c);
+    for (;;) {
+      if (report_.impactCount >= options_.maxImpactsPerStep) {
+        return fail(RunStatus::Zeno, "too many impacts in one step", j, elapsed,
+                    report_.impactCount);
+      }
+      const Vec nj = model_.gapGradient(j, qi);
+      const double tau = std::max(1.0 - elapsed, 0.0) * h_;  // remaining time
+      ImpulseSolution imp = solveImpulse(qi, ci, pMinus, nj, eMinus, tau);
+      if (!imp.ok) return fail(RunStatus::SolverFailed, "the impulse (discrete energy equation) did not converge", j, elapsed, imp.residual);
+      Vec pPlus = pMinus + imp.mu * nj;
+
+      // Re-check the remaining sub-step (§2.5c). A remainder below 1e-12 h ends the step at q~
+      // (P12): nothing can cross in it.
+      const Drift rest = drift(tau, qi, pPlus, ci);
+      const Vec qEnd = rest.position(1.0);
+      GapVec gEnd;
+      model_.gaps(qEnd, gEnd);
+      Crossing y;
+      if (tau > 1e-12 * h_) {
+        GapVec gi, kappa;
+        model_.gaps(qi, gi);
+        model_.gapCurvatureBounds(qi, rest.a, rest.b, kappa);
+        if (!clearOfContact(gi, gEnd, kappa)) y = firstCrossing(model_, rest, gi, gEnd, kappa, detection_);
+      }
+      if (y.failed) return fail(RunStatus::SolverFailed, "the contact time of a second impact (root of the gap) did not converge", y.gap, elapsed + y.s * (1.0 - elapsed), 0.0);
+      if (!y.found) {  // (77): finish the step with (V) on the remaining time
+        const Vec pEnd = pPlus - (0.5 * tau) * (ci + model_.potentialGradient(qEnd));
+        if (!std::isfinite(qEnd.sum() + pEnd.sum())) return fail(RunStatus::NonFinite, "", j, elapsed, 0);
+        record(j, elapsed, qi, pMinus, pPlus, imp);
+        q = qEnd;
+        p = pEnd;
+        gaps = gEnd;
+        lastTau_ = tau;
+        return RunStatus::Ok;
+      }
+      if (y.immediate) {
+        // §2.8 corner: gap y.gap is in contact at q~ too and moving inward. Sequential impulse at
+        // the same point with the same E- and remaining time; p~+ is its incoming momentum.
+        record(j, elapsed, qi, pMinus, pPlus, imp);
+        pMinus = pPlus;
+        j = y.gap;
+        continue;
+      }
+      // §2.6: second crossing after d = beta h: solve the first impulse and d together (78).
+      const JointSolution js =
+          solveJoint(qi, ci, pMinus, nj, eMinus, y.gap, imp.mu, y.s * tau, tau);
+      if (!js.ok) return fail(RunStatus::SolverFailed, "the joint impulse / contact-time solve (78) did not converge", y.gap, elapsed, js.energyResidual);
+      imp.mu = js.mu;
+      imp.residual = js.energyResidual;
+      imp.reflectionFallback = false;
+      pPlus = pMinus + js.mu * nj;
+      record(j, elapsed, qi, pMinus, pPlus, imp);
+      // (79): move to the second contact point with (V) on the sub-step d.
+      const Vec qn = drift(js.d, qi, pPlus, ci).position(1.0);
+      const Vec cn = model_.potentialGradient(qn);
+      pMinus = pPlus - (0.5 * js.d) * (ci + cn);
+      qi = qn;
+      ci = cn;
+      j = y.gap;
+      elapsed += js.d / h_;
+    }
+  }
+
+  Model model_;
+  double h_;
+  FmowOptions options_;
+  DetectionOptions detection_;
+  StepReport<Vec> report_;
+  double lastTau_ = h_;  // before the first step: the segment that would end at the initial node
+};
+
+}  // namespace ricochet::planar

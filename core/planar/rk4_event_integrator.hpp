@@ -1,0 +1,152 @@
+#pragma once
+// Baseline "rk4-event": the ODE solver with event detection that users compare the variational
+// integrator against. Classical fourth-order Runge-Kutta on q' = M^-1 p, p' = -grad V(q); the
+// first gap crossing inside a step is located along the RK4 map with a shortened step (s tau),
+// by the same detection as the variational integrator (crossing.hpp: sub-samples + Brent); at the
+// event the continuous elastic reflection (C1) is applied, p+ = p- - 2 (n^T M^-1 p-)/(n^T M^-1 n) n,
+// and the rest of the step is integrated from there (repeatedly, up to the per-step cap).
+//
+// Not variational: the flight map is not symplectic and the event map is not matched to it, so
+// for nonlinear forces the energy drifts secularly. With uniform gravity the flight is a parabola,
+// which RK4 reproduces exactly, so on the three floor systems this baseline is the event-driven
+// exact solution up to root tolerance and round-off (its energy error stays at round-off).
+// The curvature test of the detection uses the quadratic (Taylor) model of the path, which is the
+// RK4 path exactly for linear potentials and an approximation otherwise.
+
+#include "core/planar/crossing.hpp"
+#include "core/planar/planar_model.hpp"
+#include "core/planar/planar_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace ricochet::planar {
+
+struct Rk4EventOptions {
+  double tolerance = 1e-14;  ///< event root bracket, as a fraction of the step
+  int subsamples = 8;        ///< K sub-samples for event detection
+  int maxImpactsPerStep = kMaxImpactsPerStep;
+};
+
+template <PlanarModel Model>
+class Rk4EventIntegrator {
+ public:
+  using Vec = typename Model::Vec;
+  using GapVec = typename Model::GapVec;
+
+  /// The RK4 map with step s tau from (q, p), as a path in s in [0, 1].
+  struct Path {
+    const Rk4EventIntegrator* integrator;
+    Vec q, p;
+    double tau;
+    Vec position(double s) const { return integrator->rk4(s * tau, q, p).first; }
+    double gapRate(int j, double s) const {  // dG_j/ds = n_j^T dq/ds, dq/ds = tau M^-1 p(s)
+      const auto [qs, ps] = integrator->rk4(s * tau, q, p);
+      return integrator->model_.gapGradient(j, qs).dot(tau * integrator->inverseMass(ps));
+    }
+  };
+
+  /// `h` in s (> 0).
+  Rk4EventIntegrator(const Model& model, double h, const Rk4EventOptions& options = {})
+      : model_(model), h_(h), options_(options) {
+    options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
+    detection_.subsamples = options_.subsamples;
+    detection_.tolerance = options_.tolerance;
+  }
+
+  const Model& model() const { return model_; }
+  double timeStep() const { return h_; }
+  Vec inverseMass(const Vec& v) const { return v.cwiseQuotient(model_.massDiagonal); }
+  double nodeEnergy(const Vec& q, const Vec& p) const {
+    return 0.5 * p.dot(inverseMass(p)) + model_.potential(q);
+  }
+
+  /// One classical RK4 step of length tau (s) from (q, p).
+  std::pair<Vec, Vec> rk4(double tau, const Vec& q, const Vec& p) const {
+    const Vec k1q = inverseMass(p), k1p = -model_.potentialGradient(q);
+    const Vec k2q = inverseMass(p + (0.5 * tau) * k1p);
+    const Vec k2p = -model_.potentialGradient(q + (0.5 * tau) * k1q);
+    const Vec k3q = inverseMass(p + (0.5 * tau) * k2p);
+    const Vec k3p = -model_.potentialGradient(q + (0.5 * tau) * k2q);
+    const Vec k4q = inverseMass(p + tau * k3p);
+    const Vec k4p = -model_.potentialGradient(q + tau * k3q);
+    return {q + (tau / 6.0) * (k1q + 2.0 * k2q + 2.0 * k3q + k4q),
+            p + (tau / 6.0) * (k1p + 2.0 * k2p + 2.0 * k3p + k4p)};
+  }
+
+  /// Advances (q, p) by one step h; `gaps` holds g(q) on entry and on exit. On failure nothing is
+  /// modified. Impacts: lastStep().
+  RunStatus step(Vec& q, Vec& p, GapVec& gaps) {
+    report_.impactCount = 0;
+    report_.status = RunStatus::Ok;
+    Vec qs = q, ps = p;
+    GapVec gs = gaps;
+    double elapsed = 0.0;  // fraction of h already integrated
+    for (;;) {
+      const double tau = std::max(1.0 - elapsed, 0.0) * h_;
+      const auto [qe, pe] = rk4(tau, qs, ps);
+      GapVec gEnd;
+      model_.gaps(qe, gEnd);
+      Crossing x;
+      if (tau > 1e-12 * h_) {
+        GapVec kappa;  // quadratic model of the path: a = tau M^-1 p, b = -(tau^2/2) M^-1 grad V
+        model_.gapCurvatureBounds(qs, tau * inverseMass(ps),
+                                  (-0.5 * tau * tau) * inverseMass(model_.potentialGradient(qs)),
+                                  kappa);
+        if (!clearOfContact(gs, gEnd, kappa)) {
+          x = firstCrossing(model_, Path{this, qs, ps, tau}, gs, gEnd, kappa, detection_);
+        }
+      }
+      if (x.failed) return fail(RunStatus::SolverFailed, "the event time (root of the gap) did not converge", x.gap, elapsed, 0.0);
+      if (!x.found) {
+        if (!std::isfinite(qe.sum() + pe.sum())) return fail(RunStatus::NonFinite, "", -1, 1.0, 0.0);
+        q = qe;
+        p = pe;
+        gaps = gEnd;
+        return RunStatus::Ok;
+      }
+      if (report_.impactCount >= options_.maxImpactsPerStep) {
+        return fail(RunStatus::Zeno, "too many impacts in one step", x.gap, elapsed,
+                    report_.impactCount);
+      }
+      const auto [qi, pMinus] = rk4(x.s * tau, qs, ps);
+      const Vec n = model_.gapGradient(x.gap, qi);
+      const Vec mn = inverseMass(n);
+      const double B = mn.dot(pMinus);
+      // (C1); a zero-depth contact that is not approaching gets no impulse.
+      const double mu = B < 0.0 ? -2.0 * B / n.dot(mn) : 0.0;
+      const Vec pPlus = pMinus + mu * n;
+      PlanarImpact<Vec>& r = report_.impacts[report_.impactCount++];
+      r.s = elapsed + x.s * (1.0 - elapsed);
+      r.gap = x.gap;
+      r.q = qi;
+      r.pMinus = pMinus;
+      r.pPlus = pPlus;
+      r.mu = mu;
+      r.energyResidual = nodeEnergy(qi, pPlus) - nodeEnergy(qi, pMinus);
+      r.reflectionFallback = false;
+      qs = qi;
+      ps = pPlus;
+      model_.gaps(qs, gs);
+      elapsed = r.s;
+    }
+  }
+
+  const StepReport<Vec>& lastStep() const { return report_; }
+
+ private:
+  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
+    report_.status = status;
+    report_.failure = StepFailure{what, gap, s, value};
+    return status;
+  }
+
+  Model model_;
+  double h_;
+  Rk4EventOptions options_;
+  DetectionOptions detection_;
+  StepReport<Vec> report_;
+};
+
+}  // namespace ricochet::planar
