@@ -22,6 +22,18 @@ const char* typeName(Type type) {
   return "unknown";
 }
 
+const char* typeNameWithArticle(Type type) {
+  switch (type) {
+    case Type::Null: return "null";
+    case Type::Bool: return "a boolean";
+    case Type::Number: return "a number";
+    case Type::String: return "a string";
+    case Type::Array: return "an array";
+    case Type::Object: return "an object";
+  }
+  return "unknown";
+}
+
 Value Value::boolean(bool b) {
   Value v;
   v.type_ = Type::Bool;
@@ -156,6 +168,7 @@ class Parser {
                 ": " + error_;
       r.line = errorLine_;
       r.column = errorColumn_;
+      r.path = errorPath_;
       return r;
     }
     r.value = std::move(v);
@@ -168,7 +181,18 @@ class Parser {
   int line_ = 1;
   std::size_t lineStart_ = 0;
   std::string error_;
+  std::string errorPath_;
   int errorLine_ = 0, errorColumn_ = 0;
+  std::vector<std::string> path_;  // keys and [indices] down to the value being parsed
+
+  std::string pathText() const {
+    std::string p;
+    for (const std::string& seg : path_) {
+      if (!p.empty() && seg.front() != '[') p += '.';
+      p += seg;
+    }
+    return p;
+  }
 
   int column() const { return static_cast<int>(pos_ - lineStart_) + 1; }
 
@@ -177,6 +201,8 @@ class Parser {
   bool failAt(std::size_t at, std::string what) {
     if (error_.empty()) {
       error_ = std::move(what);
+      errorPath_ = pathText();
+      if (!errorPath_.empty()) error_ += " (at \"" + errorPath_ + "\")";
       errorLine_ = line_;
       errorColumn_ = static_cast<int>(at - lineStart_) + 1;
     }
@@ -275,8 +301,7 @@ class Parser {
     const auto res = std::from_chars(text.data(), text.data() + text.size(), x);
     if (res.ec == std::errc::result_out_of_range) {
       return failAt(start, std::string("number ") + std::string(text.substr(0, 40)) +
-                               " is out of the range of a double (overflows to infinity or "
-                               "underflows to zero)");
+                               " is out of the range of a double");
     }
     if (res.ec != std::errc() || res.ptr != text.data() + text.size() || !std::isfinite(x)) {
       return failAt(start, std::string("invalid number ") + std::string(text.substr(0, 40)));
@@ -302,9 +327,10 @@ class Parser {
   }
 
   bool parseString(std::string& out) {
+    const std::size_t start = pos_;
     ++pos_;  // opening quote
     while (true) {
-      if (pos_ >= s_.size()) return fail("unterminated string");
+      if (pos_ >= s_.size()) return failAt(start, "unterminated string");
       const char c = s_[pos_];
       const auto uc = static_cast<unsigned char>(c);
       if (c == '"') {
@@ -317,7 +343,7 @@ class Parser {
       if (c == '\\') {
         const std::size_t escStart = pos_;
         ++pos_;
-        if (pos_ >= s_.size()) return fail("unterminated string");
+        if (pos_ >= s_.size()) return failAt(start, "unterminated string");
         const char e = s_[pos_++];
         switch (e) {
           case '"': out += '"'; break;
@@ -375,7 +401,9 @@ class Parser {
     while (true) {
       skipWhitespace();
       Value item;
+      path_.push_back(std::string("[") + std::to_string(out.asArray().size()) + "]");
       if (!parseValue(item, depth)) return false;
+      path_.pop_back();
       out.push(std::move(item));
       skipWhitespace();
       if (pos_ >= s_.size()) return fail("unexpected end of input in array, expected ',' or ']'");
@@ -421,7 +449,9 @@ class Parser {
       ++pos_;
       skipWhitespace();
       Value item;
+      path_.push_back(key);
       if (!parseValue(item, depth)) return false;
+      path_.pop_back();
       out.add(std::move(key), std::move(item));
       skipWhitespace();
       if (pos_ >= s_.size()) return fail("unexpected end of input in object, expected ',' or '}'");

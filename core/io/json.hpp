@@ -35,6 +35,8 @@ enum class Type { Null, Bool, Number, String, Array, Object };
 
 /// "null", "boolean", "number", "string", "array", "object" (for messages).
 const char* typeName(Type type);
+/// The same with an article: "null", "a boolean", "a number", "a string", "an array", "an object".
+const char* typeNameWithArticle(Type type);
 
 class Value;
 using Array = std::vector<Value>;
@@ -91,12 +93,14 @@ class Value {
   int column_ = 0;
 };
 
-/// Outcome of parsing: `value` on success, otherwise `error` = "line L, column C: what".
+/// Outcome of parsing: `value` on success, otherwise `error` = "line L, column C: what", followed
+/// by ` (at "parameters.m")` when the error lies inside a member or element.
 struct ParseResult {
   std::optional<Value> value;
   std::string error;
   int line = 0;    ///< of the error, 1-based (0 when none)
   int column = 0;  ///< of the error, 1-based, counted in bytes
+  std::string path;  ///< where the error is, e.g. "parameters.m" or "a[2]"; empty at top level
   bool ok() const { return value.has_value(); }
 };
 

@@ -31,8 +31,8 @@ class Checker {
   /// The value must be of `type`; names the key and the type found otherwise.
   bool expect(const json::Value& v, json::Type type, const std::string& key) {
     if (v.type() == type) return true;
-    return fail(v, "\"" + key + "\" must be a " + json::typeName(type) + ", not a " +
-                       json::typeName(v.type()));
+    return fail(v, "\"" + key + "\" must be " + json::typeNameWithArticle(type) + ", not " +
+                       json::typeNameWithArticle(v.type()));
   }
 
   /// A finite number of sane magnitude (the JSON reader already refuses overflow to inf).
@@ -124,7 +124,7 @@ ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source)
     return r;
   };
   if (!doc.isObject()) {
-    c.fail(doc, std::string("a scenario must be a JSON object, not a ") + json::typeName(doc.type()));
+    c.fail(doc, std::string("a scenario must be a JSON object, not ") + json::typeNameWithArticle(doc.type()));
     return done();
   }
   if (!c.onlyKeys(doc, kTopKeys, "")) return done();

@@ -1,0 +1,10 @@
+# core/io (JSON, scenarios, traces), the no-allocation rule of Simulation::advance, and the
+# ricochet-cli process tests.
+ricochet_add_test(NAME test_io_json SOURCES test_io_json.cpp LABELS core TIMEOUT 120)
+ricochet_add_test(NAME test_io_scenario SOURCES test_io_scenario.cpp LABELS core TIMEOUT 120)
+ricochet_add_test(NAME test_io_trace SOURCES test_io_trace.cpp LABELS core TIMEOUT 300)
+ricochet_add_test(NAME test_no_alloc SOURCES test_no_alloc.cpp LABELS core TIMEOUT 300)
+
+# Drives the real binary (RICOCHET_BINARY_DIR/bin/ricochet-cli) as a separate process.
+ricochet_add_test(NAME test_cli SOURCES test_cli.cpp LABELS cli TIMEOUT 300)
+add_dependencies(test_cli ricochet-cli)
