@@ -89,7 +89,9 @@ SupportPoint lowestPoint(const IntersectionPart& q, const Vec3& u) {
     D(0, 1) = D(1, 0) = -d.grad1.dot(d.Hinv * d.grad2);
     const Eigen::Vector2d step = -(D.inverse() * d.g);
     if (!step.allFinite()) break;
-    // Stay in nu > 0 (never more than halve a multiplier), then backtrack until the dual rises.
+    // Stay in nu > 0 (never more than halve a multiplier), then backtrack until the dual rises
+    // (Armijo) or, near the optimum where the dual's increase is below its round-off, until
+    // the KKT residual |g| halves.
     double t = 1.0;
     for (int k = 0; k < 2; ++k) {
       if (step(k) < 0.0) t = std::min(t, 0.5 * nu(k) / -step(k));
@@ -98,7 +100,8 @@ SupportPoint lowestPoint(const IntersectionPart& q, const Vec3& u) {
     bool accepted = false;
     for (int ls = 0; ls < 60; ++ls, t *= 0.5) {
       trial = evaluateDual(q.first, q.second, u, nu + t * step);
-      if (trial.value >= d.value + 1e-4 * t * d.g.dot(step)) {
+      if (trial.value >= d.value + 1e-4 * t * d.g.dot(step) ||
+          trial.g.cwiseAbs().maxCoeff() <= 0.5 * gmax) {
         accepted = true;
         break;
       }
