@@ -345,7 +345,7 @@ std::string summaryLine(const RunSummary& s) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "%s %s h=%s: %lld steps to t=%.10g s, %lld impacts, E0=%.10g J, E=%.10g J, "
-                "max|dE/E0|=%.3e, %.3f s (%.3g steps/s): %s",
+                "max|dE/E0|=%.3e, %.3g s (%.3g steps/s): %s",
                 s.system.c_str(), s.integrator.c_str(), formatNumber(s.h).c_str(),
                 static_cast<long long>(s.steps), s.tEnd, static_cast<long long>(s.impacts),
                 s.energyInitial, s.energyFinal, s.maxAbsEnergyRelError, s.wallSeconds,
