@@ -1,3 +1,4 @@
 # core/se3: the Lie group variational collision integrator on SE(3) (spec lgvci-se3).
 ricochet_add_test(NAME test_se3_lie SOURCES test_se3_lie.cpp LABELS core TIMEOUT 120)
 ricochet_add_test(NAME test_se3_shapes SOURCES test_se3_shapes.cpp LABELS core TIMEOUT 120)
+ricochet_add_test(NAME test_se3_impacts SOURCES test_se3_impacts.cpp LABELS core TIMEOUT 120)

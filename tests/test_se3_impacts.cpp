@@ -1,0 +1,463 @@
+// Impacts of the SE(3) LGVCI and the deterministic regression values of spec lgvci-se3:
+// U6 (the jump, §5.3), §8.3 (first four impact times and impulses, impact counts and states at
+// t = 10, second-order convergence of the first impact time to a continuous reference computed
+// here independently with RK4), the discrete Euler-Lagrange equations of §3.3 replayed on the
+// Hamiltonian run (the variational check, impacts included), failure reporting (SolverFailed
+// for an impossible tolerance, the Zeno guard, non-finite state) and rejected input.
+
+#include "core/model/registry.hpp"
+#include "core/numerics/roots.hpp"
+#include "core/se3/se3_systems.hpp"
+
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace ricochet;
+using namespace ricochet::se3;
+
+namespace {
+
+Scenario scenarioFor(const char* id) { return defaultScenario(*findSystem(id)); }
+
+void setInitial(Scenario& sc, const char* name, double value) {
+  sc.initial.at(*indexOf(findSystem(sc.system)->info().initial, name)) = value;
+}
+void setParameter(Scenario& sc, const char* name, double value) {
+  sc.parameters.at(*indexOf(findSystem(sc.system)->info().parameters, name)) = value;
+}
+
+struct Impact {
+  double t;
+  ImpactEvent event;
+  std::int64_t step;  // the step that contains it (1-based)
+};
+
+// Runs the stepper for `steps` steps, collecting grid states (index k = time k h) and impacts.
+struct Run {
+  std::vector<RigidBodyState> grid;
+  std::vector<Impact> impacts;
+  StepStatus status = StepStatus::Ok;
+};
+Run runStepper(const Setup& setup, int steps) {
+  Run run;
+  LgvciStepper stepper(setup.model, setup.h);
+  RigidBodyState s = setup.initial;
+  run.grid.push_back(s);
+  for (int k = 1; k <= steps; ++k) {
+    run.status = stepper.step(s);
+    if (run.status != StepStatus::Ok) break;
+    for (const ImpactEvent& e : stepper.events()) {
+      run.impacts.push_back({(k - 1 + e.alphaTotal) * setup.h, e, k});
+    }
+    run.grid.push_back(s);
+  }
+  return run;
+}
+
+// First impact time of the continuous dynamics (P-32) by RK4 with step dt and a Brent root of Phi
+// on the last step, integrating the rotation matrix directly (no SO(3) structure needed at this
+// accuracy). Independent of the LGVI code except for Phi.
+double continuousFirstImpact(const Setup& setup, double dt) {
+  const RigidBodyModel& m = setup.model;
+  struct Y {
+    Vec3 x, gamma, Pi;
+    Mat3 R;
+  };
+  auto rhs = [&](const Y& y) {
+    const Vec3 omega = m.Jinv * y.Pi;
+    Y d;
+    d.x = y.gamma / m.m;
+    d.gamma = Vec3(0.0, 0.0, -m.m * m.g);
+    d.Pi = y.Pi.cross(omega);
+    d.R = y.R * hat(omega);
+    return d;
+  };
+  auto axpy = [](const Y& y, double a, const Y& d) {
+    return Y{y.x + a * d.x, y.gamma + a * d.gamma, y.Pi + a * d.Pi, y.R + a * d.R};
+  };
+  auto rk4 = [&](const Y& y, double h) {
+    const Y k1 = rhs(y), k2 = rhs(axpy(y, h / 2, k1)), k3 = rhs(axpy(y, h / 2, k2)),
+            k4 = rhs(axpy(y, h, k3));
+    Y out = y;
+    out.x += h / 6 * (k1.x + 2 * k2.x + 2 * k3.x + k4.x);
+    out.gamma += h / 6 * (k1.gamma + 2 * k2.gamma + 2 * k3.gamma + k4.gamma);
+    out.Pi += h / 6 * (k1.Pi + 2 * k2.Pi + 2 * k3.Pi + k4.Pi);
+    out.R += h / 6 * (k1.R + 2 * k2.R + 2 * k3.R + k4.R);
+    return out;
+  };
+  auto gap = [&](const Y& y) { return phi(m, y.x, y.R); };
+  Y y{setup.initial.x, setup.initial.gamma, setup.initial.Pi, setup.initial.R};
+  double t = 0.0;
+  for (;;) {
+    const Y next = rk4(y, dt);
+    if (gap(next) <= 0.0) {
+      auto f = [&](double s) { return gap(rk4(y, s)); };
+      const RootResult r = brentRoot(f, 0.0, dt, gap(y), gap(next), 1e-16, 0.0);
+      return t + r.x;
+    }
+    y = next;
+    t += dt;
+  }
+}
+
+}  // namespace
+
+class TestSe3Impacts : public QObject {
+  Q_OBJECT
+ private slots:
+  // U6: at genuine impacts lambda > 0, the continuous energy is unchanged to <= 1e-12 relative
+  // and dPhi/dt flips sign exactly (spec §5.3); checked at every impact up to t = 10.
+  void u6JumpConservesEnergyAndReflectsNormalVelocity() {
+    int count = 0;
+    double worstE = 0.0, worstVn = 0.0;
+    for (const char* id : {"ellipsoid-plane", "ellipsoid-tilted", "ellipsoids-union", "cube-plane"}) {
+      const Setup setup = makeSetup(scenarioFor(id));
+      const Run run = runStepper(setup, 1000);
+      QCOMPARE(run.status, StepStatus::Ok);
+      for (const Impact& i : run.impacts) {
+        const ImpactEvent& e = i.event;
+        ++count;
+        QVERIFY(e.jump.lambda > 0.0);
+        QVERIFY(e.jump.vnBefore < 0.0);
+        const double eb = totalEnergy(setup.model, e.before), ea = totalEnergy(setup.model, e.after);
+        worstE = std::max(worstE, std::fabs(ea - eb) / eb);
+        worstVn = std::max(worstVn, std::fabs(e.jump.vnAfter + e.jump.vnBefore) /
+                                        std::fabs(e.jump.vnBefore));
+        // The impulse is lambda n: momenta change along (n, chi) only.
+        QVERIFY((e.after.gamma - e.before.gamma - e.jump.lambda * setup.model.n).norm() <= 1e-13);
+        QVERIFY((e.after.Pi - e.before.Pi - e.jump.lambda * e.jump.chi).norm() <= 1e-13);
+        // T.P.E. and R.E. exchange energy at the impact (paper Fig. 5) while the sum is kept.
+        QVERIFY(std::fabs(rotationalEnergy(setup.model, e.after) -
+                          rotationalEnergy(setup.model, e.before)) > 1e-6);
+      }
+    }
+    qInfo("U6 over %d impacts: |dE|/E <= %.1e, |vn+ + vn-|/|vn-| <= %.1e", count, worstE, worstVn);
+    QCOMPARE(count, 5 + 4 + 5 + 5);
+    QVERIFY(worstE <= 1e-12);
+    QVERIFY(worstVn <= 1e-14);
+  }
+
+  // §8.3: first four impact times (1e-8) and lambdas (1e-5), impacts by t = 10.
+  void firstImpactsMatchSpec83() {
+    struct Case {
+      const char* id;
+      double t[4], lambda[4];
+      int impactsBy10;
+    };
+    const Case cases[] = {
+        {"ellipsoid-plane",
+         {2.649128902, 4.893938255, 5.350135681, 6.520005138},
+         {27.584370, 11.987911, 8.520600, 20.320375}, 5},
+        {"ellipsoid-tilted",
+         {2.658254141, 4.537229205, 7.235645917, 7.335636571},
+         {26.056232, 21.153288, 9.200257, 20.711962}, 4},
+        {"ellipsoids-union",
+         {2.009288622, 2.928858417, 5.891282561, 6.207491309},
+         {6.907593, 26.452751, 28.399910, 0.814016}, 5},
+        {"cube-plane",
+         {2.608788265, 3.657973349, 6.618368318, 6.619415680},
+         {20.556559, 19.778002, 6.946176, 19.066561}, 5},
+    };
+    for (const Case& c : cases) {
+      const Run run = runStepper(makeSetup(scenarioFor(c.id)), 1000);
+      QCOMPARE(run.status, StepStatus::Ok);
+      QVERIFY2(int(run.impacts.size()) == c.impactsBy10, c.id);
+      for (int k = 0; k < 4; ++k) {
+        const Impact& i = run.impacts[k];
+        qInfo("%s impact %d: t = %.10f (spec %.9f), lambda = %.7f (spec %.6f), Phi = %.1e", c.id,
+              k + 1, i.t, c.t[k], i.event.jump.lambda, c.lambda[k], i.event.phi);
+        QVERIFY(std::fabs(i.t - c.t[k]) <= 1e-8);
+        QVERIFY(std::fabs(i.event.jump.lambda - c.lambda[k]) <= 1e-5);
+        QVERIFY(i.event.phi > 0.0 && i.event.phi <= 1e-14);  // §8.2
+      }
+    }
+    // Case IV impacts 3 and 4 fall in the same step, about 1 ms apart (a double corner hit).
+    const Run cube = runStepper(makeSetup(scenarioFor("cube-plane")), 1000);
+    QCOMPARE(cube.impacts[2].step, cube.impacts[3].step);
+    QVERIFY(cube.impacts[3].t - cube.impacts[2].t > 0.9e-3 && cube.impacts[3].t - cube.impacts[2].t < 1.1e-3);
+  }
+
+  // §8.3: the state at t = 10 (1000 steps), tolerance 1e-6.
+  void statesAtTime10MatchSpec83() {
+    struct Case {
+      const char* id;
+      Vec3 x, gamma, Pi;
+      double tpe, re;  // NaN where the spec gives none
+    };
+    const double none = std::nan("");
+    const Case cases[] = {
+        {"ellipsoid-plane", {20, 20, 6.869298968}, {2, 2, 3.595988605},
+         {-23.964760432, -11.589535317, 5.899195353}, 77.83037775, 80.91304533},
+        {"ellipsoid-tilted", {33.522534540, 20, 6.902224100}, {4.691509869, 2, -10.991741678},
+         {-0.151049349, -10.571232633, 4.368672931}, none, none},
+        {"ellipsoids-union", {20, 20, 12.656218033}, {2, 2, 1.212228196},
+         {-19.743965406, -2.550297412, -0.874027211}, 128.84984918, 26.04262663},
+        {"cube-plane", {20, 20, 6.920768917}, {2, 2, -1.003783735},
+         {-17.862213448, -4.777560116, -4.988872866}, 72.37334940, 91.69315060},
+    };
+    Mat3 R1, R4;
+    R1 << 0.487751216, 0.681282101, 0.545851125, -0.807431660, 0.114345238, 0.578773947,
+        0.331892854, -0.723035176, 0.605860766;
+    R4 << -0.967610559, -0.251815501, -0.017853848, -0.228047480, 0.841564091, 0.489657255,
+        -0.108278130, 0.477869055, -0.871732191;
+    for (const Case& c : cases) {
+      const Setup setup = makeSetup(scenarioFor(c.id));
+      const Run run = runStepper(setup, 1000);
+      const RigidBodyState& s = run.grid.back();
+      const double dx = (s.x - c.x).cwiseAbs().maxCoeff();
+      const double dg = (s.gamma - c.gamma).cwiseAbs().maxCoeff();
+      const double dp = (s.Pi - c.Pi).cwiseAbs().maxCoeff();
+      qInfo("%s at t = 10: |x - spec| %.1e, |gamma - spec| %.1e, |Pi - spec| %.1e", c.id, dx, dg, dp);
+      QVERIFY2(dx <= 1e-6 && dg <= 1e-6 && dp <= 1e-6, c.id);
+      if (!std::isnan(c.tpe)) {
+        QVERIFY(std::fabs(translationalEnergy(setup.model, s) - c.tpe) <= 1e-6);
+        QVERIFY(std::fabs(rotationalEnergy(setup.model, s) - c.re) <= 1e-6);
+      }
+      if (std::string(c.id) == "ellipsoid-plane") QVERIFY((s.R - R1).cwiseAbs().maxCoeff() <= 1e-6);
+      if (std::string(c.id) == "cube-plane") QVERIFY((s.R - R4).cwiseAbs().maxCoeff() <= 1e-6);
+    }
+  }
+
+  // §8.3: t1(h) converges at second order to the continuous first impact time t1*. The
+  // reference is recomputed here (RK4, dt = 2e-5, Brent on Phi) and must match the spec's
+  // t1* = 2.6491323431 (I) and 2.6088728608 (IV).
+  void firstImpactTimeConvergesAtSecondOrder() {
+    struct Case {
+      const char* id;
+      double tStar;
+      double t1[4];  // h = 0.02, 0.01, 0.005, 0.0025
+    };
+    const Case cases[] = {
+        {"ellipsoid-plane", 2.6491323431, {2.6491184779, 2.6491289015, 2.6491314847, 2.6491321287}},
+        {"cube-plane", 2.6088728608, {2.6085361700, 2.6087882649, 2.6088516920, 2.6088675664}},
+    };
+    for (const Case& c : cases) {
+      const Setup base = makeSetup(scenarioFor(c.id));
+      const double tStar = continuousFirstImpact(base, 2e-5);
+      qInfo("%s: continuous t1* = %.10f (spec %.10f)", c.id, tStar, c.tStar);
+      QVERIFY(std::fabs(tStar - c.tStar) <= 2e-10);
+      double previousError = 0.0;
+      for (int k = 0; k < 4; ++k) {
+        Scenario sc = scenarioFor(c.id);
+        sc.integrator.h = 0.02 / std::pow(2.0, k);
+        const Setup setup = makeSetup(sc);
+        const Run run = runStepper(setup, static_cast<int>(3.0 / sc.integrator.h));
+        QVERIFY(!run.impacts.empty());
+        const double t1 = run.impacts.front().t;
+        const double error = std::fabs(t1 - tStar);
+        qInfo("  h = %.4f: t1 = %.10f (spec %.10f), error %.3e, ratio %.3f", sc.integrator.h, t1,
+              c.t1[k], error, k ? previousError / error : 0.0);
+        QVERIFY(std::fabs(t1 - c.t1[k]) <= 1e-9);
+        if (k > 0) {
+          QVERIFY(previousError / error > 3.6 && previousError / error < 4.4);  // h^2
+        }
+        previousError = error;
+      }
+    }
+  }
+
+  // §3.3: the Hamiltonian run satisfies the discrete Euler-Lagrange equations of the Lagrangian
+  // form, including F_L[alpha h, (1 - alpha) h](lambda) through an impact and
+  // F_L[(1 - alpha) h, h] after it: the implementation is the variational integrator.
+  void discreteEulerLagrangeHoldsThroughImpacts() {
+    const Setup setup = makeSetup(scenarioFor("ellipsoid-plane"));
+    const RigidBodyModel& m = setup.model;
+    const Mat3 Jd = nonStandardInertia(m.J);
+    const double h = setup.h;
+    const Vec3 e3 = Vec3::UnitZ();
+    const Run run = runStepper(setup, 1000);
+    // q_+ predicted from the previous segment (q_-, q_0; tau_-) and the impulse lambda, checked
+    // against the segment (q_0, q_+; tau_+) actually taken (spec §3.3 F_L). The prediction
+    // multiplies the round-off of q_0 - q_- by tau_+/tau_- (up to ~1e3 for a small alpha), so the
+    // residuals are scaled by min(1, tau_-/tau_+): the size of an error in the momentum of the
+    // previous segment times tau_+.
+    double worstX = 0.0, worstR = 0.0;
+    auto check = [&](const RigidBodyState& qm, const RigidBodyState& q0, const RigidBodyState& qp,
+                     double tauM, double tauP, double lambda, const Vec3& chiVec) {
+      const double scale = std::min(1.0, tauM / tauP);
+      const Vec3 xPred = q0.x + (tauP / tauM) * (q0.x - qm.x) -
+                         0.5 * m.g * tauP * (tauM + tauP) * e3 + (tauP / m.m) * lambda * m.n;
+      worstX = std::max(worstX, scale * (qp.x - xPred).norm());
+      const Mat3 Fm = qm.R.transpose() * q0.R, F0 = q0.R.transpose() * qp.R;
+      const Vec3 mu = (tauP / tauM) * vee(Jd * Fm - Fm.transpose() * Jd) + tauP * lambda * chiVec;
+      worstR = std::max(worstR, scale * (vee(F0 * Jd - Jd * F0.transpose()) - mu).norm());
+    };
+    std::vector<bool> impactStep(run.grid.size(), false);
+    for (const Impact& i : run.impacts) impactStep[i.step] = true;
+    int plain = 0, through = 0;
+    for (std::size_t k = 1; k + 1 < run.grid.size(); ++k) {
+      if (!impactStep[k] && !impactStep[k + 1]) {  // F_Ld[h, h]
+        check(run.grid[k - 1], run.grid[k], run.grid[k + 1], h, h, 0.0, Vec3::Zero());
+        ++plain;
+      }
+    }
+    const double plainX = worstX, plainR = worstR;
+    worstX = worstR = 0.0;
+    for (const Impact& i : run.impacts) {
+      const ImpactEvent& e = i.event;
+      QCOMPARE(e.alphaTotal, e.alpha);  // single impacts in this run
+      const RigidBodyState& before = run.grid[i.step - 1];
+      const RigidBodyState& after = run.grid[i.step];
+      // F_L[alpha h, (1 - alpha) h](lambda) at the impact configuration ...
+      check(before, e.before, after, e.alpha * h, (1.0 - e.alpha) * h, e.jump.lambda, e.jump.chi);
+      // ... and F_L[(1 - alpha) h, h] for the following step.
+      check(e.before, after, run.grid[i.step + 1], (1.0 - e.alpha) * h, h, 0.0, Vec3::Zero());
+      ++through;
+    }
+    qInfo("DEL residuals: %d plain steps x %.1e m, rotation %.1e kg m^2; %d impacts "
+          "(scaled) x %.1e m, rotation %.1e",
+          plain, plainX, plainR, through, worstX, worstR);
+    QVERIFY(plain > 900 && through == 5);
+    QVERIFY(plainX <= 1e-13 && plainR <= 1e-13);
+    QVERIFY(worstX <= 1e-13 && worstR <= 1e-13);
+  }
+
+  // Impact records as the GUI/CLI see them (Simulation + ImpactSink).
+  void impactRecordsReportTheImpacts() {
+    struct Collect final : ImpactSink {
+      std::vector<ImpactRecord> records;
+      void onImpact(const ImpactRecord& r) override { records.push_back(r); }
+    } sink;
+    const CreateResult cr = createSimulation(scenarioFor("ellipsoid-plane"));
+    QVERIFY(cr.simulation);
+    const AdvanceResult r = cr.simulation->advance(1000, &sink);
+    QVERIFY(r.ok());
+    QCOMPARE(cr.simulation->impactCount(), std::int64_t(5));
+    QCOMPARE(int(sink.records.size()), 5);
+    const ImpactRecord& first = sink.records.front();
+    QVERIFY(std::fabs(first.t - 2.649128902) <= 1e-8);
+    QCOMPARE(first.step, std::int64_t(265));  // the step from t = 2.64 s to 2.65 s
+    QVERIFY(std::fabs(first.alpha - (first.t / 0.01 - 264.0)) <= 1e-10);
+    QVERIFY(std::fabs(first.impulse - 27.584370) <= 1e-5);
+    QCOMPARE(first.constraint, 0);
+    for (const ImpactRecord& rec : sink.records) {
+      QVERIFY(std::fabs(rec.energyAfter - rec.energyBefore) <= 1e-12 * rec.energyBefore);
+      QVERIFY(std::fabs(rec.contactPoint.z()) <= 1e-13);  // on the plane z = 0
+      QVERIFY(rec.alpha > 0.0 && rec.alpha <= 1.0);
+    }
+    QVERIFY(std::fabs(cr.simulation->time() - 10.0) <= 1e-12);
+  }
+
+  // The same scenario twice gives a bitwise-identical trace.
+  void runsAreDeterministic() {
+    auto trace = [] {
+      const CreateResult cr = createSimulation(scenarioFor("cube-plane"));
+      std::vector<double> all, row(cr.simulation->columns().size());
+      for (int k = 0; k < 50; ++k) {
+        cr.simulation->advance(100, nullptr);
+        cr.simulation->sample(row);
+        all.insert(all.end(), row.begin(), row.end());
+      }
+      return all;
+    };
+    QVERIFY(trace() == trace());
+  }
+
+  // Scenario tolerance 1e-300 reaches SolveF and cannot be met: SolverFailed at step 1, at
+  // once (iteration cap), with the step and time named and the initial state kept.
+  void impossibleToleranceFailsAtTheFirstStep() {
+    for (const char* id : {"ellipsoid-plane", "ellipsoid-tilted", "ellipsoids-union", "cube-plane"}) {
+      Scenario sc = scenarioFor(id);
+      sc.integrator.tolerance = 1e-300;
+      const CreateResult cr = createSimulation(sc);
+      QVERIFY2(cr.simulation, cr.error.c_str());
+      const double gap0 = cr.simulation->minGap();
+      const AdvanceResult r = cr.simulation->advance(100, nullptr);
+      QCOMPARE(r.status, RunStatus::SolverFailed);
+      QCOMPARE(r.stepsTaken, std::int64_t(0));
+      QCOMPARE(cr.simulation->step(), std::int64_t(0));
+      QCOMPARE(cr.simulation->minGap(), gap0);
+      const QString msg = QString::fromStdString(r.message);
+      QVERIFY2(msg.startsWith("step 1 (t = 0 s -> 0.01 s)") && msg.contains("SolveF") &&
+                   msg.contains("tolerance 1e-300"),
+               qPrintable(msg));
+    }
+  }
+
+  // Zeno guard (spec §5.5): with the cap lowered to 1, the cube's double corner hit (impacts 3
+  // and 4 in step 662) stops the run with status Zeno, the state rolled back to t = 6.61 s.
+  void zenoGuardStopsWithAClearStatus() {
+    Setup setup = makeSetup(scenarioFor("cube-plane"));
+    setup.model.maxImpactsPerStep = 1;
+    const auto sim = makeSimulation(setup);
+    const AdvanceResult r = sim->advance(100000, nullptr);
+    QCOMPARE(r.status, RunStatus::Zeno);
+    QCOMPARE(r.stepsTaken, std::int64_t(661));
+    QCOMPARE(sim->step(), std::int64_t(661));
+    QCOMPARE(sim->impactCount(), std::int64_t(2));
+    const QString msg = QString::fromStdString(r.message);
+    QVERIFY2(msg.startsWith("step 662 (t = 6.61 s -> 6.62 s): Zeno guard: more than 1 impacts"),
+             qPrintable(msg));
+    // Rolled back: identical to the uncapped run at step 661.
+    const auto ref = makeSimulation(makeSetup(scenarioFor("cube-plane")));
+    ref->advance(661, nullptr);
+    std::vector<double> a(sim->columns().size()), b(a.size());
+    sim->sample(a);
+    ref->sample(b);
+    QVERIFY(a == b);
+    // Cap 0: the first impact already trips it (t1 = 2.6088 s, step 261).
+    setup.model.maxImpactsPerStep = 0;
+    const auto sim0 = makeSimulation(setup);
+    QCOMPARE(sim0->advance(100000, nullptr).status, RunStatus::Zeno);
+    QCOMPARE(sim0->step(), std::int64_t(260));
+  }
+
+  void nonFiniteAndHugeSpinAreReported() {
+    Setup setup = makeSetup(scenarioFor("ellipsoid-plane"));
+    setup.initial.Pi.x() = std::nan("");
+    const AdvanceResult r = makeSimulation(setup)->advance(10, nullptr);
+    QCOMPARE(r.status, RunStatus::NonFinite);
+    QVERIFY(QString::fromStdString(r.message).contains("non-finite"));
+    // A spin far too fast for h (bypassing create()'s check): never a hang, never garbage.
+    Setup fast = makeSetup(scenarioFor("ellipsoid-plane"));
+    fast.initial.Pi = Vec3(400.0, -400.0, 400.0);
+    fast.h = 0.1;
+    const auto sim = makeSimulation(fast);
+    const AdvanceResult rf = sim->advance(10, nullptr);
+    QCOMPARE(rf.status, RunStatus::SolverFailed);
+    QCOMPARE(sim->step(), std::int64_t(0));
+    QVERIFY(!rf.message.empty());
+  }
+
+  // Bad input: one line naming the value, no simulation.
+  void badInputIsRejectedWithTheValueNamed() {
+    auto errorOf = [](const Scenario& sc) {
+      const CreateResult cr = createSimulation(sc);
+      return cr.simulation ? QString() : QString::fromStdString(cr.error);
+    };
+    Scenario sc = scenarioFor("ellipsoid-plane");
+    setInitial(sc, "z0", 3.0);  // lowest point at z = -1
+    QVERIFY2(errorOf(sc).contains("gap 'plane' Phi = -1 m <= 0"), qPrintable(errorOf(sc)));
+    setInitial(sc, "z0", 4.0);  // touching
+    QVERIFY2(errorOf(sc).contains("Phi = 0 m"), qPrintable(errorOf(sc)));
+    sc = scenarioFor("ellipsoid-plane");
+    setParameter(sc, "m", -1.0);
+    QVERIFY(errorOf(sc).contains("'m' = -1"));
+    setParameter(sc, "m", 1.0);
+    setParameter(sc, "a", std::nan(""));
+    QVERIFY(errorOf(sc).contains("'a' = nan"));
+    sc = scenarioFor("ellipsoid-plane");
+    sc.integrator.h = 0.6;  // |Omega0| = 2.0 rad/s
+    QVERIFY2(errorOf(sc).contains("h |Omega0| = 1.2"), qPrintable(errorOf(sc)));
+    sc = scenarioFor("ellipsoids-union");
+    setParameter(sc, "J1", 20.0);
+    QVERIFY2(errorOf(sc).contains("'J1' = 20"), qPrintable(errorOf(sc)));
+    sc = scenarioFor("ellipsoid-tilted");
+    setParameter(sc, "tilt", 2.0);
+    QVERIFY(errorOf(sc).contains("'tilt' = 2"));
+    sc = scenarioFor("cube-plane");
+    setParameter(sc, "epsilon", -1e-3);
+    QVERIFY(errorOf(sc).contains("'epsilon'"));
+    // The sensitivity experiment's attitude R_y(pi 1e-8) is expressible and accepted.
+    sc = scenarioFor("cube-plane");
+    setInitial(sc, "ry0", std::numbers::pi * 1e-8);
+    const Setup s = makeSetup(sc);
+    QVERIFY(s.error.empty());
+    QVERIFY((s.initial.R - rotationY(std::numbers::pi * 1e-8)).norm() <= 1e-16);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestSe3Impacts)
+#include "test_se3_impacts.moc"
