@@ -29,7 +29,6 @@
 #include <string>
 #include <vector>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace ricochet;
@@ -74,19 +73,18 @@ double median(std::vector<double> v) {
   return x;
 }
 
-/// Resident set size now, kB (/proc/self/statm).
-long residentKb() {
-  std::ifstream in("/proc/self/statm");
-  long size = 0, resident = 0;
-  in >> size >> resident;
-  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+/// A "VmXXX:   1234 kB" field of /proc/self/status, kB (VmRSS: now, VmHWM: peak).
+long statusKb(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::size_t n = std::strlen(field);
+  while (std::getline(in, line)) {
+    if (line.compare(0, n, field) == 0 && line.size() > n && line[n] == ':') return std::atol(line.c_str() + n + 1);
+  }
+  return -1;
 }
-
-long peakResidentKb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;  // kB on Linux
-}
+long residentKb() { return statusKb("VmRSS"); }
+long peakResidentKb() { return statusKb("VmHWM"); }
 
 std::string cpuModel() {
   std::ifstream in("/proc/cpuinfo");
@@ -117,10 +115,15 @@ std::unique_ptr<Simulation> create(const Scenario& sc, std::string& error) {
   return std::move(cr.simulation);
 }
 
-/// Runs advance(n) on a fresh simulation; returns seconds, counts allocations, false on failure.
-bool timedRun(const Scenario& sc, std::int64_t n, double& secondsOut, std::int64_t& allocations, std::string& error) {
+/// Runs advance(n) on a fresh simulation: wall time, allocations counted inside advance. On an
+/// integrator failure returns false with the message and the steps taken before it.
+bool timedRun(const Scenario& sc, std::int64_t n, double& secondsOut, std::int64_t& allocations, std::string& error,
+              std::int64_t& stepsTaken) {
   auto sim = create(sc, error);
-  if (!sim) return false;
+  if (!sim) {
+    stepsTaken = 0;
+    return false;
+  }
   AdvanceResult r;
   Clock::time_point t0, t1;
   {
@@ -128,9 +131,11 @@ bool timedRun(const Scenario& sc, std::int64_t n, double& secondsOut, std::int64
     t0 = Clock::now();
     r = sim->advance(n, nullptr);
     t1 = Clock::now();
-    allocations += scope.count();
+    // A failing step may build its message string: allocation on the failure path is allowed.
+    if (r.ok()) allocations += scope.count();
   }
   secondsOut = seconds(t1 - t0);
+  stepsTaken = r.stepsTaken;
   if (!r.ok()) error = r.message;
   return r.ok();
 }
@@ -147,13 +152,21 @@ double timerOverheadNs() {
 
 Figures measure(const Scenario& sc, const Options& o) {
   Figures f;
-  // Throughput. Calibrate N on a short run, then `runs` runs of N steps.
+  // Throughput. Calibrate N on a short run, then `runs` runs of N steps. A run that fails (the
+  // integrator reports an error) is reported, and the runs are shortened to stay before it, so the
+  // other figures can still be measured.
+  std::int64_t taken = 0;
+  const auto shortenBeforeFailure = [&](std::int64_t& steps) {
+    f.failure = "runs shortened: step " + std::to_string(taken + 1) + " fails: " + f.failure;
+    steps = taken * 9 / 10;
+    return steps >= 1000;
+  };
   std::int64_t n = o.steps;
   if (n <= 0) {
     double s = 0.0;
     std::int64_t probe = 2000;
     while (true) {
-      if (!timedRun(sc, probe, s, f.allocations, f.failure)) {
+      if (!timedRun(sc, probe, s, f.allocations, f.failure, taken)) {
         f.ok = false;
         return f;
       }
@@ -163,16 +176,20 @@ Figures measure(const Scenario& sc, const Options& o) {
     n = std::clamp<std::int64_t>(static_cast<std::int64_t>(o.seconds / (s / static_cast<double>(probe))), 10'000,
                                  200'000'000);
   }
-  f.stepsPerRun = n;
   std::vector<double> perStep;
-  for (int r = 0; r < o.runs; ++r) {
+  while (static_cast<int>(perStep.size()) < o.runs) {
     double s = 0.0;
-    if (!timedRun(sc, n, s, f.allocations, f.failure)) {
-      f.ok = false;
-      return f;
+    if (!timedRun(sc, n, s, f.allocations, f.failure, taken)) {
+      if (!shortenBeforeFailure(n)) {
+        f.ok = false;
+        return f;
+      }
+      perStep.clear();  // all runs with the same N
+      continue;
     }
     perStep.push_back(s / static_cast<double>(n) * 1e9);
   }
+  f.stepsPerRun = n;
   f.nsPerStep = median(perStep);
   f.stepsPerSecond = 1e9 / f.nsPerStep;
   const auto [lo, hi] = std::minmax_element(perStep.begin(), perStep.end());
@@ -205,7 +222,7 @@ Figures measure(const Scenario& sc, const Options& o) {
       }
       f.allocations += scope.count();
     }
-    if (!failed.ok()) f.failure = failed.message;
+    if (!failed.ok() && f.failure.empty()) f.failure = "impact timing stopped: " + failed.message;
     f.impactStepsTimed = static_cast<int>(impact.size());
     if (!impact.empty() && !smooth.empty()) {
       const double extra = median(impact) - median(smooth);
@@ -359,7 +376,7 @@ int main(int argc, char** argv) {
                   f.allocations == 0 ? "ok" : "NONZERO", f.rssShortKb, f.rssLongKb,
                   f.rssLongKb > f.rssShortKb ? " (grew)" : "");
       std::printf("%-18s %-12s   %lld steps/run, %d impact steps timed%s%s\n", "", "",
-                  static_cast<long long>(f.stepsPerRun), f.impactStepsTimed, f.failure.empty() ? "" : "; stopped: ",
+                  static_cast<long long>(f.stepsPerRun), f.impactStepsTimed, f.failure.empty() ? "" : "; ",
                   f.failure.c_str());
     }
   }
