@@ -1,0 +1,320 @@
+#pragma once
+// P002's discrete Lagrange-d'Alembert (DLA) integrator with impacts, as printed (P002 §4-§5):
+//
+//  * Position-only two-step recursion (4): no momentum variable. The incoming discrete momentum
+//    D2 L_d(q_{k-1}, q_k, tau) is recomputed every step from the position difference
+//    (q_k - q_{k-1})/tau; then q_{k+1} solves
+//        D2 L_d(q_{k-1}, q_k, tau) + D1 L_d(q_k, q_{k+1}, h) = W(q_k)^T lambda,
+//        (q_k, q_{k+1}) in D_d (midpoint discrete constraint of P002 §5),
+//    by Newton with the analytic Jacobian (P002 gives no closed form).
+//  * Impact detection only by an inadmissible node ("When we first obtain a non-admissible
+//    solution, we switch to the impact equations", P002 §5): no sub-sampling of the step.
+//  * The impact equations (5), in P002's solve order (Remark 3, §5), each as one monolithic Newton
+//    solve with the analytic Jacobian:
+//      (a) (q-bar, alpha, lambda):  D2 L_d(q_{i-2}, q_{i-1}) + D1 L_d(q_{i-1}, q-bar, alpha h)
+//          = W(q_{i-1})^T lambda,  q-bar on dC,  (q_{i-1}, q-bar) in D_d;
+//      (b) (q_i, mu, lambda~):  D2 L_d(q_{i-1}, q-bar, alpha h) + D1 L_d(q-bar, q_i, (1-alpha)h)
+//          = -mu n - ... i.e. the jump in -N_C + D° (P002 prints "∪": read as the sum, the
+//          annihilator of T dC ∩ D; P002's own solve recovers "q_i and the multipliers", plural,
+//          which the union cannot give), the D3 energy equality (4th line of (5)), and
+//          (q-bar, q_i) in D_d;
+//      (c) q_{i+1} from the second line of (5), i.e. the recursion (4) with the shortened
+//          previous segment (q-bar, q_i, (1-alpha)h).
+//    P002 states no root choice for (b); its trajectories stay admissible, so the rebound root is
+//    taken (Newton started from the continuous reflection (C2)). A crossing in the remaining
+//    sub-step is resolved by applying (a)-(b) again from q-bar (not covered by P002).
+//  * Initial data: two points satisfying the discrete constraint (P002 Remark 3); here
+//    (q_{-1}, q_0) with q_0 = q(0) and q_{-1} given by the caller.
+//
+// With the sum reading these are the same equations as the LDAP VCI with the midpoint constraint
+// (spec §5); what differs is the position-only form (momenta from position differences, P18),
+// node-only detection (P11) and the solver. Allocation-free.
+
+#include "core/nonholonomic/ldap_vci.hpp"
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ricochet::nonholonomic {
+
+template <LdapModel Model>
+class Dla002 {
+ public:
+  static constexpr int n = Model::kDim;
+  static constexpr int m = Model::kConstraints;
+  static constexpr int kGaps = Model::kGaps;
+  using Vec = typename Model::Vec;
+  using ConVec = typename Model::ConVec;
+  using XMat = typename Model::XMat;
+  using RVec = typename Model::RVec;
+  using RMat = typename Model::RMat;
+  using Blocks = LdapVci<Model>;
+  using Regular = typename Blocks::Regular;
+  static constexpr int N = n + 1 + m;  ///< unknowns of (a) and (b)
+  using NVec = Eigen::Matrix<double, N, 1>;
+  using NMat = Eigen::Matrix<double, N, N>;
+
+  /// `options.discretisation` should be Midpoint (P002); closed forms are never used.
+  Dla002(const Model& model, double h, LdapOptions options = {})
+      : blocks_(model, h, withoutClosedForms(options)), h_(h) {}
+
+  /// Initial data: two nodes (qPrev, q) a time `tauPrev` (s) apart, on the discrete constraint.
+  void reset(const Vec& qPrev, const Vec& q, double tauPrev) {
+    qPrev_ = qPrev;
+    q_ = q;
+    tauPrev_ = tauPrev;
+    wLast_ = (q_ - qPrev_) / tauPrev_;
+    updateMomentum();
+  }
+
+  const Model& model() const { return blocks_.model(); }
+  double timeStep() const { return h_; }
+  const Vec& q() const { return q_; }
+  /// The discrete momentum at the node, D2 L_d(q_{k-1}, q_k, tau) from the positions.
+  const Vec& p() const { return p_; }
+  double energy() const { return nodeEnergy(model(), q_, p_); }
+  Vec segmentVelocity() const { return wLast_; }
+  double lastSegmentTau() const { return tauPrev_; }
+  double lastSegmentEnergy() const { return dl().Ed(qPrev_, wLast_, tauPrev_); }
+  ConVec lastSegmentConstraint() const { return dl().omega(qPrev_, wLast_, tauPrev_); }
+  const LdapStepReport<Vec>& lastStep() const { return report_; }
+  const Blocks& blocks() const { return blocks_; }
+
+  RunStatus step() {
+    report_.impactCount = 0;
+    report_.status = RunStatus::Ok;
+    report_.failure = LdapFailure{};
+    Regular r;
+    r.w = wLast_;
+    if (!blocks_.newtonRegular(h_, q_, p_, r)) {
+      return fail(RunStatus::SolverFailed, "the DLA step (P002 (4)) did not converge", -1, 1.0, 0.0);
+    }
+    Vec qNext = q_ + h_ * r.w;
+    int j = firstViolated(q_, qNext);
+    if (j < 0) [[likely]] {
+      if (!qNext.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
+      commit(q_, qNext, h_);
+      return RunStatus::Ok;
+    }
+    // Impact: (a) then (b) on the segment from qs with incoming momentum ps over tau.
+    Vec qs = q_, ps = p_;
+    double tau = h_, elapsed = 0.0;
+    Regular seg = r;
+    for (;;) {
+      if (report_.impactCount >= blocks_.options().maxImpactsPerStep) {
+        return fail(RunStatus::Zeno, "too many impacts in one step (Zeno / grazing cascade)", j,
+                    elapsed, report_.impactCount);
+      }
+      const Vec qEndTrial = qs + tau * seg.w;
+      const double g0 = model().gap(j, qs), g1 = model().gap(j, qEndTrial);
+      // Initial guess: linear interpolation of the gap (mid-step if it touches at the start).
+      double alpha = g0 > 0.0 ? std::clamp(g0 / (g0 - g1), 0.0, 1.0) : 0.5;
+      Vec wBar = seg.w;
+      ConVec lambda = seg.lambda;
+      if (!solveA(qs, ps, tau, j, alpha, wBar, lambda)) {
+        return fail(RunStatus::SolverFailed, "the impact point system (P002 (5), first line) did "
+                    "not converge", j, elapsed, alpha);
+      }
+      const Vec qBar = qs + (alpha * tau) * wBar;
+      const Vec pMinus = dl().D2(qs, wBar, alpha * tau);
+      const double eMinus = dl().Ed(qs, wBar, alpha * tau);
+      const double tau2 = (1.0 - alpha) * tau;
+      const Vec nj = model().gapGradient(j, qBar);
+      Vec w2;
+      double mu = 0.0;
+      ConVec lambda2;
+      const char* why = solveB(qBar, pMinus, nj, eMinus, tau2, w2, mu, lambda2);
+      if (why) return fail(RunStatus::SolverFailed, why, j, elapsed + alpha * (1.0 - elapsed), mu);
+      elapsed += alpha * (1.0 - elapsed);
+      LdapImpact<Vec>& rec = report_.impacts[report_.impactCount++];
+      rec.s = elapsed;
+      rec.gap = j;
+      rec.q = qBar;
+      rec.pMinus = pMinus;
+      rec.pPlus = -dl().D1(qBar, w2, tau2);
+      rec.mu = mu;
+      rec.eMinus = eMinus;
+      rec.energyResidual = dl().Ed(qBar, w2, tau2) - eMinus;
+      rec.reflectionFallback = false;
+      const Vec qEnd = qBar + tau2 * w2;
+      j = firstViolated(qBar, qEnd, j);
+      if (j < 0 || !(tau2 > 1e-12 * h_)) {
+        if (!qEnd.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
+        commit(qBar, qEnd, tau2);
+        return RunStatus::Ok;
+      }
+      // The remaining sub-step leaves C again: treat it as a new segment from q-bar.
+      qs = qBar;
+      ps = rec.pPlus;
+      tau = tau2;
+      seg.w = w2;
+      seg.lambda = lambda2;
+    }
+  }
+
+  /// Residual and analytic Jacobian of (a) in y = (w-bar, alpha, lambda); q-bar = qs + alpha tau w.
+  void residualA(const Vec& qs, const Vec& ps, double tau, int j, const NVec& y, NVec& R,
+                 NMat& Jac) const {
+    const Vec w = y.template head<n>();
+    const double alpha = y[n];
+    const ConVec lambda = y.template tail<m>();
+    const double t = alpha * tau;
+    const Vec qb = qs + t * w;
+    const auto W = model().constraintMatrix(qs);
+    R.template head<n>() = dl().D1(qs, w, t) + ps - W.transpose() * lambda;
+    R[n] = model().gap(j, qb);
+    R.template tail<m>() = dl().omega(qs, w, t);
+    Jac.setZero();
+    Jac.template block<n, n>(0, 0) = dl().dD1dw(qs, w, t);
+    Jac.template block<n, 1>(0, n) = tau * dl().dD1dtau(qs, w, t);
+    Jac.template block<n, m>(0, n + 1) = -W.transpose();
+    const Vec ng = model().gapGradient(j, qb);
+    Jac.template block<1, n>(n, 0) = t * ng.transpose();
+    Jac(n, n) = tau * ng.dot(w);
+    Jac.template block<m, n>(n + 1, 0) = dl().domegadw(qs, w, t);
+    Jac.template block<m, 1>(n + 1, n) = tau * dl().domegadtau(qs, w, t);
+  }
+
+  /// Residual and analytic Jacobian of (b) in y = (w, mu, lambda~); q_i = qBar + tau2 w.
+  void residualB(const Vec& qBar, const Vec& pMinus, const Vec& nj, double eMinus, double tau2,
+                 const NVec& y, NVec& R, NMat& Jac) const {
+    const Vec w = y.template head<n>();
+    const double mu = y[n];
+    const ConVec lambda = y.template tail<m>();
+    const auto W = model().constraintMatrix(qBar);
+    R.template head<n>() = dl().D1(qBar, w, tau2) + pMinus + mu * nj - W.transpose() * lambda;
+    R[n] = dl().Ed(qBar, w, tau2) - eMinus;
+    R.template tail<m>() = dl().omega(qBar, w, tau2);
+    Jac.setZero();
+    Jac.template block<n, n>(0, 0) = dl().dD1dw(qBar, w, tau2);
+    Jac.template block<n, 1>(0, n) = nj;
+    Jac.template block<n, m>(0, n + 1) = -W.transpose();
+    Jac.template block<1, n>(n, 0) = dl().dEddw(qBar, w, tau2).transpose();
+    Jac.template block<m, n>(n + 1, 0) = dl().domegadw(qBar, w, tau2);
+  }
+
+ private:
+  static LdapOptions withoutClosedForms(LdapOptions o) {
+    o.useClosedForms = false;
+    return o;
+  }
+  const DiscreteLagrangian<Model>& dl() const { return blocks_.discreteLagrangian(); }
+
+  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
+    report_.status = status;
+    report_.failure = LdapFailure{what, gap, s, value};
+    return status;
+  }
+
+  void updateMomentum() { p_ = dl().D2(qPrev_, wLast_, tauPrev_); }
+
+  void commit(const Vec& qPrev, const Vec& q, double tau) {
+    qPrev_ = qPrev;
+    q_ = q;
+    tauPrev_ = tau;
+    // Position-only form: the next step's momentum comes from the position difference.
+    wLast_ = (q_ - qPrev_) / tauPrev_;
+    updateMomentum();
+  }
+
+  /// The gap violated at qEnd whose linear interpolation from qStart is earliest, or -1.
+  /// `skip` (the gap just hit) counts only if it is violated at qEnd.
+  int firstViolated(const Vec& qStart, const Vec& qEnd, int skip = -1) const {
+    int best = -1;
+    double bestFrac = 2.0;
+    for (int j = 0; j < kGaps; ++j) {
+      const double g1 = model().gap(j, qEnd);
+      if (!(g1 < 0.0)) continue;
+      const double g0 = model().gap(j, qStart);
+      const double frac = (j == skip || !(g0 > 0.0)) ? 0.0 : g0 / (g0 - g1);
+      if (frac < bestFrac) {
+        bestFrac = frac;
+        best = j;
+      }
+    }
+    return best;
+  }
+
+  /// Newton with the analytic Jacobian; converged when every component of the step is below
+  /// tolerance * (1 + |y_i|) (or stagnates at the round-off floor).
+  template <class Residual>
+  bool newton(NVec& y, Residual&& residual, int alphaIndex) const {
+    const double tol = blocks_.options().tolerance;
+    double prev = std::numeric_limits<double>::infinity();
+    NVec R;
+    NMat Jac;
+    for (int it = 0; it < blocks_.options().maxIterations; ++it) {
+      residual(y, R, Jac);
+      if (!R.allFinite() || !Jac.allFinite()) return false;
+      const NVec delta = -Jac.partialPivLu().solve(R);
+      if (!delta.allFinite()) return false;
+      y += delta;
+      if (alphaIndex >= 0) y[alphaIndex] = std::clamp(y[alphaIndex], 0.0, 1.0);
+      double step = 0.0;
+      for (int i = 0; i < N; ++i) step = std::max(step, std::fabs(delta[i]) / (1.0 + std::fabs(y[i])));
+      if (step <= tol) return true;
+      if (step <= 1e-10 && step > 0.25 * prev) return true;
+      prev = step;
+    }
+    return false;
+  }
+
+  bool solveA(const Vec& qs, const Vec& ps, double tau, int j, double& alpha, Vec& w,
+              ConVec& lambda) const {
+    NVec y;
+    y.template head<n>() = w;
+    y[n] = alpha;
+    y.template tail<m>() = lambda;
+    const bool ok = newton(
+        y, [&](const NVec& yy, NVec& R, NMat& Jac) { residualA(qs, ps, tau, j, yy, R, Jac); }, n);
+    w = y.template head<n>();
+    alpha = y[n];
+    lambda = y.template tail<m>();
+    return ok && alpha > 0.0 && alpha <= 1.0;
+  }
+
+  /// nullptr on success, else why it failed.
+  const char* solveB(const Vec& qBar, const Vec& pMinus, const Vec& nj, double eMinus,
+                     double tau2, Vec& w, double& mu, ConVec& lambda) const {
+    // Start from the continuous reflection (C2) of the incoming reduced velocity.
+    const XMat X = model().distributionBasis(qBar);
+    const RMat G = X.transpose() * model().massMatrix(qBar) * X;
+    const RVec nu = X.transpose() * nj;
+    const RVec zMinus = G.partialPivLu().solve(X.transpose() * pMinus);
+    RVec zPlus;
+    if (!reducedReflection(G, nu, zMinus, zPlus)) {
+      return "nu = X^T n = 0: the velocity constraints are tangent to the boundary, no "
+             "admissible impulse (P13)";
+    }
+    NVec y;
+    y.template head<n>() = X * zPlus;
+    y[n] = -2.0 * nu.dot(zMinus) / nu.dot(G.partialPivLu().solve(nu));
+    y.template tail<m>().setZero();
+    const bool ok = newton(
+        y,
+        [&](const NVec& yy, NVec& R, NMat& Jac) {
+          residualB(qBar, pMinus, nj, eMinus, tau2, yy, R, Jac);
+        },
+        -1);
+    w = y.template head<n>();
+    mu = y[n];
+    lambda = y.template tail<m>();
+    if (!ok) return "the post-impact system (P002 (5), third and fourth lines) did not converge";
+    if (!(nj.dot(w) > 0.0)) {
+      return "the post-impact system (P002 (5)) converged to the pass-through root (no rebound)";
+    }
+    return nullptr;
+  }
+
+  Blocks blocks_;
+  double h_;
+  Vec qPrev_ = Vec::Zero(), q_ = Vec::Zero(), p_ = Vec::Zero(), wLast_ = Vec::Zero();
+  double tauPrev_ = 1.0;
+  LdapStepReport<Vec> report_;
+};
+
+}  // namespace ricochet::nonholonomic

@@ -1,0 +1,864 @@
+#pragma once
+// The (+) discrete Lagrange-d'Alembert-Pontryagin collision integrator of P000 (Thm 3.1,
+// Algorithm 1) in position-momentum form, with the consistent reading (I8')/(I6') of its impact
+// equation (spec §3.3-§3.4), generic over an LdapModel (ldap_model.hpp).
+//
+// State: node (q_k, p_k) at t_k. One step of length h:
+//  1. Regular solve Reg(tau; q, p) (P000 (1), spec §3.4): unknowns chord velocity w and
+//     multipliers lambda of
+//        D1 L_d(q, q + tau w, tau) + p = W(q)^T lambda,     W(psi) w = 0,
+//     then q' = q + tau w, p' = D2 L_d(q, q', tau). Closed form when the model offers one,
+//     otherwise Newton with the analytic (n+m)x(n+m) Jacobian [dD1/dw, -W(q)^T; dω/dw, 0].
+//  2. Detection (spec §2.5a, P11): the gaps along the discrete path s -> Reg(s h) at K samples;
+//     first sign change, bracketed Brent root (core/numerics/roots.hpp) -> alpha, impact point
+//     q~ (on the boundary), incoming p~- = D2 L_d(q_k, q~, alpha h), E- = E_d(q_k, q~, alpha h).
+//  3. Impact (I5)-(I7), (I6'): for the impulse mu on n_j(q~) solve
+//        Reg((1-alpha)h; q~, p^ + mu n_j) -> w+,   F(mu) = E_d(q~, w+, (1-alpha)h) - E- = 0
+//     (nested scalar Newton with the analytic F', safeguarded by Brent), keeping the rebound root
+//     (n_j . w+ > 0, P13). p^ = p~- in the consistent reading; with boundary maps (B: basis of
+//     T dS, Pi: pi_S) p^ = Pi^T p~ where p~ = B^T p~- (consistent, (I8')) or the least-squares
+//     solution of Pi^T p~ = p~- (P000's literal (I8), "paper mode", spec §3.3).
+//  4. Finish: q_{k+1} = q~ + (1-alpha)h w+, p_{k+1} = D2 L_d(q~, q_{k+1}, (1-alpha)h) (I9)-(I10).
+//  5. A further crossing in the remaining sub-step: the impulse and the next contact time are
+//     solved together (spec §2.6 (78), generalised as in §3.4 item 5), and so on; at most
+//     maxImpactsPerStep per step, else RunStatus::Zeno. A gap already touching at q~ gets a
+//     sequential impulse at the same point (§2.8).
+//
+// Allocation-free; failures are returned as a RunStatus plus an LdapFailure with static text.
+
+#include "core/model/system.hpp"
+#include "core/nonholonomic/ldap_model.hpp"
+#include "core/numerics/roots.hpp"
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace ricochet::nonholonomic {
+
+/// Hard upper bound of impacts resolved in one step.
+inline constexpr int kMaxImpactsPerStep = 32;
+
+/// How the impact equation of P000 Thm 3.1 is read (spec §3.3).
+enum class ImpactReading {
+  Consistent,         ///< (I8')/(I6') with p^ = p~- (the default; no pi_S needed)
+  ConsistentViaMaps,  ///< the same through the model's boundary maps: p^ = Pi^T B^T p~-
+  Paper,              ///< P000's literal (I8) in least squares: p^ = Pi^T (Pi Pi^T)^-1 Pi p~-
+};
+
+/// Result of a closed-form hook of a model.
+enum class ClosedForm { NotAvailable, Solved, Failed };
+
+struct LdapOptions {
+  Discretisation discretisation = Discretisation::Midpoint;
+  /// Scenario.integrator.tolerance: Newton steps (relative), root brackets (fraction of a step),
+  /// energy and gap residuals (relative to the energy scale and the model's lengthScale).
+  double tolerance = 1e-14;
+  int subsamples = 8;                          ///< K of spec §2.5a
+  int maxImpactsPerStep = kMaxImpactsPerStep;  ///< cap of spec §2.6 (<= kMaxImpactsPerStep)
+  int maxIterations = 50;                      ///< Newton cap (Brent gets 200)
+  bool useClosedForms = true;                  ///< use the model's closed-form hooks if any
+  ImpactReading reading = ImpactReading::Consistent;
+  int projectionVariant = 0;  ///< which pi_S of the model (boundary maps only)
+};
+
+template <class Vec>
+struct LdapImpact {
+  double s = 0.0;   ///< impact time from the start of the step, fraction of h
+  int gap = 0;      ///< constraint index j
+  Vec q;            ///< impact point q~ (g_j(q~) = 0 up to the tolerance)
+  Vec pMinus;       ///< incoming discrete momentum p~- = D2 L_d(.., q~, ..)
+  Vec pPlus;        ///< outgoing discrete momentum p~+ = -D1 L_d(q~, .., ..)
+  double mu = 0.0;  ///< impulse multiplier on n_j = grad g_j, > 0 for a rebound
+  double eMinus = 0.0;          ///< discrete energy E- of the incoming segment, J
+  double energyResidual = 0.0;  ///< E_d(outgoing) - E- left at the solution, J
+  bool reflectionFallback = false;  ///< no rebound root: reduced reflection (C2) used (P12)
+};
+
+/// Why a step failed (meaningful only when the status is not Ok).
+struct LdapFailure {
+  const char* what = "";  ///< static text
+  int gap = -1;           ///< constraint involved, -1 if none
+  double s = 0.0;         ///< fraction of the step where it happened
+  double value = 0.0;     ///< a residual, count or rate that explains it (see `what`)
+};
+
+template <class Vec>
+struct LdapStepReport {
+  RunStatus status = RunStatus::Ok;
+  int impactCount = 0;
+  std::array<LdapImpact<Vec>, kMaxImpactsPerStep> impacts;
+  LdapFailure failure;
+};
+
+/// Optional: basis B (n x (n-1), columns spanning T dS at q on gap j) and projections pi_S
+/// ((n-1) x n matrix Pi with Pi B = I) used by the map-based readings (spec §3.3).
+template <class M>
+concept HasBoundaryMaps = requires(const M& m, int j, const typename M::Vec& q, int variant) {
+  { m.boundaryTangentBasis(j, q) } -> std::convertible_to<Eigen::Matrix<double, M::kDim, M::kDim - 1>>;
+  { m.boundaryProjection(j, q, variant) } -> std::convertible_to<Eigen::Matrix<double, M::kDim - 1, M::kDim>>;
+};
+
+/// Optional closed-form regular step: fills the chord velocity w and lambda of Reg(tau; q, p).
+template <class M>
+concept HasClosedRegular = requires(const M& m, Discretisation d, double tau,
+                                    const typename M::Vec& q, const typename M::Vec& p,
+                                    typename M::Vec& w, typename M::ConVec& lambda) {
+  { m.regularClosedForm(d, tau, q, p, w, lambda) } -> std::convertible_to<ClosedForm>;
+};
+
+/// Optional closed-form impact step (spec §4.4): the impact fraction s in [sLo, sHi] (fractions of
+/// h) on gap j, the impact point q~ and the incoming chord velocity w-; and the outgoing chord
+/// velocity w+ of the post-impact segment of length tau2 with energy eMinus.
+template <class M>
+concept HasClosedImpact = requires(const M& m, Discretisation d, double h, double tau2,
+                                   const typename M::Vec& q, const typename M::Vec& p, int j,
+                                   double& s, typename M::Vec& qi, typename M::Vec& w) {
+  { m.impactClosedForm(d, h, q, p, j, 0.0, 1.0, s, qi, w) } -> std::convertible_to<ClosedForm>;
+  { m.postImpactClosedForm(d, tau2, j, q, 1.0, p, w) } -> std::convertible_to<ClosedForm>;
+};
+
+template <LdapModel Model>
+class LdapVci {
+ public:
+  static constexpr int n = Model::kDim;
+  static constexpr int m = Model::kConstraints;
+  static constexpr int kGaps = Model::kGaps;
+  using Vec = typename Model::Vec;
+  using Mat = typename Model::Mat;
+  using ConVec = typename Model::ConVec;
+  using WMat = typename Model::WMat;
+  using XMat = typename Model::XMat;
+  using RVec = typename Model::RVec;
+  using RMat = typename Model::RMat;
+  using GapVec = Eigen::Matrix<double, kGaps, 1>;
+  using Kkt = Eigen::Matrix<double, n + m, n + m>;
+  using KktVec = Eigen::Matrix<double, n + m, 1>;
+
+  /// A solved regular problem Reg(tau; q, p): chord velocity, multipliers, Newton iterations.
+  struct Regular {
+    Vec w = Vec::Zero();
+    ConVec lambda = ConVec::Zero();
+    int iterations = 0;
+    bool ok = false;
+  };
+  struct Impulse {
+    double mu = 0.0;
+    Regular post;                 ///< Reg(tau; q~, p^ + mu n) at the solution
+    double residual = 0.0;        ///< F(mu), J
+    bool ok = false;
+    bool reflectionFallback = false;
+    const char* failure = "";
+    double failureValue = 0.0;
+  };
+  struct Joint {
+    double mu = 0.0, d = 0.0;  ///< first impulse, time to the next contact (s)
+    Regular post;
+    double energyResidual = 0.0, gapResidual = 0.0;
+    bool ok = false;
+  };
+  /// Residual and analytic Jacobian of the joint problem (78) in the unknowns (mu, d).
+  struct JointResidual {
+    Eigen::Vector2d r = Eigen::Vector2d::Zero();
+    Eigen::Matrix2d J = Eigen::Matrix2d::Zero();
+    Regular post;
+    bool ok = false;
+  };
+  struct Crossing {
+    bool found = false, failed = false, immediate = false;
+    int gap = -1;
+    double s = 1.0;             ///< root, fraction of the tested segment
+    double sLo = 0.0, sHi = 1.0;  ///< bracket (fractions) in which it was found
+    Regular at;                 ///< Reg(s tau) at the root
+  };
+
+  /// `h` in s (> 0).
+  LdapVci(const Model& model, double h, const LdapOptions& options = {})
+      : model_(model), dl_(model_, options.discretisation), h_(h), options_(options) {
+    options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
+    options_.subsamples = std::max(options_.subsamples, 1);
+    options_.maxIterations = std::max(options_.maxIterations, 2);
+  }
+  LdapVci(const LdapVci& other)
+      : model_(other.model_), dl_(model_, other.options_.discretisation), h_(other.h_),
+        options_(other.options_), q_(other.q_), p_(other.p_), last_(other.last_),
+        lastTau_(other.lastTau_), report_(other.report_) {}
+  LdapVci& operator=(const LdapVci&) = delete;
+
+  const Model& model() const { return model_; }
+  const DiscreteLagrangian<Model>& discreteLagrangian() const { return dl_; }
+  double timeStep() const { return h_; }
+  const LdapOptions& options() const { return options_; }
+
+  /// Sets the node state (q, p) (the discrete initial data, see the conversions below). The last
+  /// segment is set to a zero-length one (E_d = node energy limit).
+  void reset(const Vec& q, const Vec& p) {
+    q_ = q;
+    p_ = p;
+    lastTau_ = 0.0;
+    last_ = Regular{};
+    Regular r;
+    if (regular(0.0, q_, p_, r)) last_ = r;
+  }
+  const Vec& q() const { return q_; }
+  const Vec& p() const { return p_; }
+  /// The last segment ending at the current node: its length (s), chord velocity and multipliers.
+  double lastSegmentTau() const { return lastTau_; }
+  const Regular& lastSegment() const { return last_; }
+  /// Chord velocity w = (q_k - q_start)/tau of the last segment.
+  const Vec& segmentVelocity() const { return last_.w; }
+  /// Start point of the last segment.
+  Vec lastSegmentStart() const { return q_ - lastTau_ * last_.w; }
+  /// E_d of the last segment, J.
+  double lastSegmentEnergy() const { return dl_.Ed(lastSegmentStart(), last_.w, lastTau_); }
+  /// Discrete-constraint residual W(psi) w of the last segment (velocity units).
+  ConVec lastSegmentConstraint() const { return dl_.omega(lastSegmentStart(), last_.w, lastTau_); }
+  /// Node energy H(q_k, p_k) (ldap_model.hpp), J.
+  double energy() const { return nodeEnergy(model_, q_, p_); }
+  const LdapStepReport<Vec>& lastStep() const { return report_; }
+
+  // ---- building blocks (public: the tests check them against the papers' equations) --------
+
+  /// Residual of Reg(tau; q, p) at (w, lambda).
+  KktVec regularResidual(double tau, const Vec& q, const Vec& p, const Vec& w,
+                         const ConVec& lambda) const {
+    KktVec r;
+    r.template head<n>() = dl_.D1(q, w, tau) + p - model_.constraintMatrix(q).transpose() * lambda;
+    if constexpr (m > 0) r.template tail<m>() = dl_.omega(q, w, tau);
+    return r;
+  }
+  /// Analytic Jacobian of regularResidual with respect to (w, lambda).
+  Kkt regularJacobian(double tau, const Vec& q, const Vec& w) const {
+    Kkt J = Kkt::Zero();
+    J.template topLeftCorner<n, n>() = dl_.dD1dw(q, w, tau);
+    if constexpr (m > 0) {
+      J.template topRightCorner<n, m>() = -model_.constraintMatrix(q).transpose();
+      J.template bottomLeftCorner<m, n>() = dl_.domegadw(q, w, tau);
+    }
+    return J;
+  }
+
+  /// Solves Reg(tau; q, p) (tau >= 0, s); `r.w`/`r.lambda` are the initial guess on entry.
+  bool regular(double tau, const Vec& q, const Vec& p, Regular& r) const {
+    if constexpr (HasClosedRegular<Model>) {
+      if (options_.useClosedForms) {
+        const ClosedForm cf =
+            model_.regularClosedForm(options_.discretisation, tau, q, p, r.w, r.lambda);
+        if (cf == ClosedForm::Solved) {
+          r.iterations = 0;
+          r.ok = r.w.allFinite() && r.lambda.allFinite();
+          return r.ok;
+        }
+        if (cf == ClosedForm::Failed) {
+          r.ok = false;
+          return false;
+        }
+      }
+    }
+    return newtonRegular(tau, q, p, r);
+  }
+
+  /// Reg by Newton with the analytic Jacobian (also used when a closed form exists, by tests).
+  bool newtonRegular(double tau, const Vec& q, const Vec& p, Regular& r) const {
+    r.ok = false;
+    if (!r.w.allFinite()) r.w.setZero();
+    if (!r.lambda.allFinite()) r.lambda.setZero();
+    double prev = std::numeric_limits<double>::infinity();
+    for (int it = 1; it <= options_.maxIterations; ++it) {
+      const KktVec res = regularResidual(tau, q, p, r.w, r.lambda);
+      const Kkt J = regularJacobian(tau, q, r.w);
+      if (!res.allFinite() || !J.allFinite()) return false;
+      const KktVec delta = -J.partialPivLu().solve(res);
+      if (!delta.allFinite()) return false;
+      r.w += delta.template head<n>();
+      if constexpr (m > 0) r.lambda += delta.template tail<m>();
+      r.iterations = it;
+      const double step = delta.template head<n>().template lpNorm<Eigen::Infinity>();
+      const double scale = 1.0 + r.w.template lpNorm<Eigen::Infinity>();
+      if (step <= options_.tolerance * scale) {
+        r.ok = true;
+        return true;
+      }
+      // At the round-off floor the step stops shrinking: accept once it is tiny anyway.
+      if (step <= 1e-10 * scale && step > 0.25 * prev) {
+        r.ok = true;
+        return true;
+      }
+      prev = step;
+    }
+    return false;
+  }
+
+  /// dw/d(parameter) at a solution of Reg, where d(residual)/d(parameter) = b (length n+m).
+  Vec sensitivity(double tau, const Vec& q, const Regular& r, const KktVec& b) const {
+    const Kkt J = regularJacobian(tau, q, r.w);
+    return (-J.partialPivLu().solve(b)).template head<n>();
+  }
+  /// d(residual)/dtau of Reg at fixed (w, lambda).
+  KktVec regularResidualTau(double tau, const Vec& q, const Vec& w) const {
+    KktVec b;
+    b.template head<n>() = dl_.dD1dtau(q, w, tau);
+    if constexpr (m > 0) b.template tail<m>() = dl_.domegadtau(q, w, tau);
+    return b;
+  }
+  /// d(residual)/dmu of the post-impact problem (r1 = D1 + p^ + mu n - W^T lambda).
+  static KktVec impulseDirection(const Vec& nj) {
+    KktVec b = KktVec::Zero();
+    b.template head<n>() = nj;
+    return b;
+  }
+
+  /// p^ of the impact equation for the chosen reading (see the file comment).
+  Vec impactMomentum(const Vec& pMinus, int j, const Vec& qi) const {
+    if constexpr (HasBoundaryMaps<Model>) {
+      if (options_.reading != ImpactReading::Consistent) {
+        using BMat = Eigen::Matrix<double, n, n - 1>;
+        using PMat = Eigen::Matrix<double, n - 1, n>;
+        using TVec = Eigen::Matrix<double, n - 1, 1>;
+        const BMat B = model_.boundaryTangentBasis(j, qi);
+        const PMat Pi = model_.boundaryProjection(j, qi, options_.projectionVariant);
+        TVec pt;
+        if (options_.reading == ImpactReading::Paper) {
+          // (I8) pi_S^*(p~) = p~- has n equations for n-1 unknowns: least squares.
+          const Eigen::Matrix<double, n - 1, n - 1> PPt = Pi * Pi.transpose();
+          pt = PPt.partialPivLu().solve(Pi * pMinus);
+        } else {
+          pt = B.transpose() * pMinus;  // (I8') p~ = i_S^*(p~-)
+        }
+        return Pi.transpose() * pt;  // lifted by pi_S^*, a right inverse of i_S^* = B^T
+      }
+    }
+    (void)j;
+    (void)qi;
+    return pMinus;
+  }
+
+  /// The post-impact energy equation F(mu) = E_d(q~, w+(mu), tau) - E- and its analytic
+  /// derivative; `post` holds the initial guess on entry and the Reg solution on exit.
+  bool energyEquation(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, double tau,
+                      double mu, Regular& post, double& F, double& dF) const {
+    if (!regular(tau, qi, pHat + mu * nj, post)) return false;
+    F = dl_.Ed(qi, post.w, tau) - eMinus;
+    const Vec dw = sensitivity(tau, qi, post, impulseDirection(nj));
+    dF = dl_.dEddw(qi, post.w, tau).dot(dw);
+    return std::isfinite(F) && std::isfinite(dF);
+  }
+
+  /// Rebound impulse at q~ (spec §3.4 step 3): Newton on F(mu) from the reduced reflection (C2)
+  /// guess, safeguarded by Brent from the zero-normal-rate estimate; no rebound root -> the
+  /// reduced reflection with its residual (P12); nu = X^T n = 0 -> failure (P13).
+  Impulse solveImpulse(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, double tau,
+                       const Regular& guess) const {
+    Impulse out;
+    out.post = guess;
+    const XMat X = model_.distributionBasis(qi);
+    const RMat G = X.transpose() * model_.massMatrix(qi) * X;
+    const RVec nu = X.transpose() * nj;
+    const RVec zMinus = G.partialPivLu().solve(X.transpose() * pHat);
+    const RVec Ginu = G.partialPivLu().solve(nu);
+    const double a = nu.dot(Ginu);
+    if (!(nu.norm() > 1e-12 * (X.norm() * nj.norm())) || !(a > 0.0)) {
+      out.failure = "nu = X^T n = 0: the velocity constraints are tangent to the boundary, no "
+                    "admissible impulse (P13)";
+      out.failureValue = nu.norm();
+      return out;
+    }
+    const double rate = nu.dot(zMinus);  // normal rate of the incoming reduced velocity
+    if (!(rate < 0.0)) {
+      out.failure = "grazing impact: the incoming velocity does not approach the boundary "
+                    "(normal rate nu^T z)";
+      out.failureValue = rate;
+      return out;
+    }
+    const double reflection = -2.0 * rate / a;  // (C2) as an impulse on n
+    const double eScale = std::fabs(eMinus) + 0.5 * zMinus.dot(G * zMinus) +
+                          std::fabs(model_.potential(qi)) + 1e-300;
+    const double eTol = options_.tolerance * eScale;
+    const double nScale = 1e-13 * (std::fabs(rate) / std::sqrt(a));  // tolerance on n . w+
+
+    double mu = reflection, F = 0.0, dF = 0.0;
+    bool converged = false;
+    Regular post = guess;
+    for (int it = 0; it < options_.maxIterations; ++it) {
+      if (!energyEquation(qi, pHat, nj, eMinus, tau, mu, post, F, dF)) break;
+      if (std::fabs(F) <= eTol) {
+        converged = true;
+        break;
+      }
+      if (!(dF != 0.0)) break;
+      const double step = F / dF;
+      mu -= step;
+      if (std::fabs(step) <= 4.0 * kEps * std::fabs(mu)) {
+        converged = energyEquation(qi, pHat, nj, eMinus, tau, mu, post, F, dF);
+        break;
+      }
+    }
+    if (converged && nj.dot(post.w) > nScale) {
+      out.mu = mu;
+      out.post = post;
+      out.residual = F;
+      out.ok = true;
+      return out;
+    }
+    // Safeguard: F is close to a parabola in mu with its minimum near zero normal rate,
+    // mu* = reflection / 2; the rebound root lies above it.
+    auto f = [&](double x) {
+      double Fx = 0.0, dFx = 0.0;
+      if (!energyEquation(qi, pHat, nj, eMinus, tau, x, post, Fx, dFx)) {
+        return std::numeric_limits<double>::quiet_NaN();
+      }
+      return Fx;
+    };
+    const double lo = 0.5 * reflection;
+    const double flo = f(lo);
+    if (!std::isfinite(flo)) {
+      out.failure = "the post-impact regular solve did not converge";
+      return out;
+    }
+    if (!(flo < 0.0)) {  // no real rebound root (grazing, P12): reduced reflection
+      out.mu = reflection;
+      out.reflectionFallback = true;
+    } else {
+      double width = std::max(reflection - lo, 1e-300);
+      double hi = lo + width, fhi = f(hi);
+      for (int i = 0; i < 60 && std::isfinite(fhi) && !(fhi > 0.0); ++i) {
+        width *= 2.0;
+        hi = lo + width;
+        fhi = f(hi);
+      }
+      if (!(fhi > 0.0)) {
+        out.failure = "no rebound root of the discrete energy equation (I5) was bracketed";
+        out.failureValue = fhi;
+        return out;
+      }
+      const RootResult r = brentRoot(f, lo, hi, flo, fhi, options_.tolerance * std::fabs(hi), eTol);
+      if (!r.converged) {
+        out.failure = "the impulse (discrete energy equation (I5)) did not converge";
+        out.failureValue = r.fx;
+        return out;
+      }
+      out.mu = r.x;
+    }
+    post = guess;
+    if (!energyEquation(qi, pHat, nj, eMinus, tau, out.mu, post, F, dF)) {
+      out.failure = "the post-impact regular solve did not converge";
+      return out;
+    }
+    out.post = post;
+    out.residual = F;
+    if (!(nj.dot(post.w) > 0.0)) {
+      out.failure = "no rebound: the post-impact velocity does not leave the boundary (n . w+)";
+      out.failureValue = nj.dot(post.w);
+      return out;
+    }
+    out.ok = true;
+    return out;
+  }
+
+  /// (78) at (mu, d): impulse mu on n_j at q~, next contact on gap k after d seconds.
+  JointResidual jointResidual(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, int k,
+                              double mu, double d, const Regular& guess) const {
+    JointResidual out;
+    out.post = guess;
+    if (!regular(d, qi, pHat + mu * nj, out.post)) return out;
+    const Vec& w = out.post.w;
+    const Vec v = qi + d * w;
+    const Vec nk = model_.gapGradient(k, v);
+    const Vec dEdw = dl_.dEddw(qi, w, d);
+    const Vec dwdmu = sensitivity(d, qi, out.post, impulseDirection(nj));
+    const Vec dwdd = sensitivity(d, qi, out.post, regularResidualTau(d, qi, w));
+    out.r[0] = dl_.Ed(qi, w, d) - eMinus;
+    out.r[1] = model_.gap(k, v);
+    out.J(0, 0) = dEdw.dot(dwdmu);
+    out.J(0, 1) = dEdw.dot(dwdd) + dl_.dEddtau(qi, w, d);
+    out.J(1, 0) = nk.dot(d * dwdmu);
+    out.J(1, 1) = nk.dot(w + d * dwdd);
+    out.ok = out.r.allFinite() && out.J.allFinite();
+    return out;
+  }
+
+  /// Newton on (78) from (mu0, d0) with the analytic Jacobian, backtracking on the scaled
+  /// residual, d kept in [0, tauMax].
+  Joint solveJoint(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, int k,
+                   double mu0, double d0, double tauMax, const Regular& guess) const {
+    Joint out;
+    const double eScale = std::fabs(eMinus) + std::fabs(model_.potential(qi)) + 1e-300;
+    const double eTol = options_.tolerance * eScale;
+    const double gTol = options_.tolerance * model_.lengthScale;
+    auto merit = [&](const Eigen::Vector2d& r) {
+      return std::fabs(r[0]) / eScale + std::fabs(r[1]) / model_.lengthScale;
+    };
+    double mu = mu0, d = std::clamp(d0, 0.0, tauMax);
+    JointResidual R = jointResidual(qi, pHat, nj, eMinus, k, mu, d, guess);
+    for (int it = 0; it < options_.maxIterations && R.ok; ++it) {
+      if (std::fabs(R.r[0]) <= eTol && std::fabs(R.r[1]) <= gTol) {
+        out.ok = true;
+        break;
+      }
+      if (!(std::fabs(R.J.determinant()) > 0.0)) break;
+      const Eigen::Vector2d step = -R.J.partialPivLu().solve(R.r);
+      if (std::fabs(step[0]) <= 8.0 * kEps * std::fabs(mu) &&
+          std::fabs(step[1]) <= 8.0 * kEps * tauMax) {
+        out.ok = true;  // round-off floor
+        break;
+      }
+      const double m0 = merit(R.r);
+      bool accepted = false;
+      for (double t = 1.0; t > 1e-9; t *= 0.5) {
+        const double muT = mu + t * step[0];
+        const double dT = std::clamp(d + t * step[1], 0.0, tauMax);
+        JointResidual RT = jointResidual(qi, pHat, nj, eMinus, k, muT, dT, R.post);
+        if (RT.ok && merit(RT.r) < m0) {
+          mu = muT;
+          d = dT;
+          R = RT;
+          accepted = true;
+          break;
+        }
+      }
+      if (!accepted) break;
+    }
+    out.mu = mu;
+    out.d = d;
+    out.post = R.post;
+    out.energyResidual = R.r[0];
+    out.gapResidual = R.r[1];
+    out.ok = out.ok && R.ok && nj.dot(R.post.w) > 0.0;  // still a rebound
+    return out;
+  }
+
+  /// All gaps at q.
+  GapVec gaps(const Vec& q) const {
+    GapVec g;
+    for (int j = 0; j < kGaps; ++j) g[j] = model_.gap(j, q);
+    return g;
+  }
+
+  /// First crossing of any gap along the discrete path s -> q0 + s tau w(s), w(s) from
+  /// Reg(s tau; q0, pEff), s in (0, 1] (spec §2.5a with K samples). `end` is Reg(tau) (s = 1),
+  /// `g0` the gaps at q0. `justHit` (or -1) is the gap of an impact at q0: it is zero there, so it
+  /// only counts as crossed when it turns negative after having been positive.
+  Crossing findCrossing(const Vec& q0, const Vec& pEff, double tau, const Regular& end,
+                        const GapVec& g0, int justHit) const {
+    Crossing out;
+    const int K = options_.subsamples;
+    GapVec gPrev = g0;
+    double sPrev = 0.0;
+    Regular cur = end;
+    for (int i = 1; i <= K; ++i) {
+      const double s = static_cast<double>(i) / K;
+      if (i == K) {
+        cur = end;
+      } else if (!regular(s * tau, q0, pEff, cur)) {
+        out.failed = true;
+        out.s = s;
+        return out;
+      }
+      const GapVec g = gaps(q0 + (s * tau) * cur.w);
+      if (!g.allFinite()) {
+        out.failed = true;
+        out.s = s;
+        return out;
+      }
+      if (!(g.minCoeff() < 0.0)) {
+        gPrev = g;
+        sPrev = s;
+        continue;
+      }
+      // Some gap turned negative in (sPrev, s]: resolve each and keep the earliest root.
+      Regular work = cur;
+      for (int j = 0; j < kGaps; ++j) {
+        if (!(g[j] < 0.0)) continue;
+        double lo = sPrev, glo = gPrev[j];
+        auto G = [&](double x) {
+          if (!regular(x * tau, q0, pEff, work)) return std::numeric_limits<double>::quiet_NaN();
+          return model_.gap(j, q0 + (x * tau) * work.w);
+        };
+        if (!(glo > 0.0)) {
+          // Touching at sPrev = 0 (impact point, or a corner). For the gap just hit, look for
+          // the admissible arc of the rebound by halving; otherwise it is an immediate contact.
+          bool foundPositive = false;
+          if (j == justHit) {
+            double t = s;
+            for (int h = 0; h < 50; ++h) {
+              t *= 0.5;
+              const double gt = G(t);
+              if (!std::isfinite(gt)) break;
+              if (gt > 0.0) {
+                lo = t;
+                glo = gt;
+                foundPositive = true;
+                break;
+              }
+            }
+          }
+          if (!foundPositive) {
+            if (!out.found || 0.0 < out.s || (0.0 == out.s && !out.immediate)) {
+              out.found = true;
+              out.immediate = true;
+              out.gap = j;
+              out.s = 0.0;
+              out.sLo = 0.0;
+              out.sHi = s;
+              out.at = Regular{};
+              out.at.w = cur.w;
+              out.at.ok = true;
+            }
+            continue;
+          }
+        }
+        const RootResult r = brentRoot(G, lo, s, glo, g[j], options_.tolerance,
+                                       options_.tolerance * model_.lengthScale);
+        if (!r.converged || !std::isfinite(r.x)) {
+          out.failed = true;
+          out.gap = j;
+          out.s = s;
+          return out;
+        }
+        // Brent's estimate has |g| <= tolerance * lengthScale (its other bracket end need not be
+        // close, so it is not used).
+        const double root = r.x;
+        if (!out.found || (!out.immediate && root < out.s)) {
+          out.found = true;
+          out.immediate = false;
+          out.gap = j;
+          out.s = root;
+          out.sLo = sPrev;
+          out.sHi = s;
+        }
+      }
+      if (out.found && !out.immediate) {
+        out.at = cur;
+        if (!regular(out.s * tau, q0, pEff, out.at)) {
+          out.failed = true;
+          return out;
+        }
+      }
+      return out;
+    }
+    return out;
+  }
+
+  // ---- the step ------------------------------------------------------------------------------
+
+  /// Advances the node by one step h. On failure the node is left unchanged and lastStep()
+  /// says what failed.
+  RunStatus step() {
+    report_.impactCount = 0;
+    report_.status = RunStatus::Ok;
+    report_.failure = LdapFailure{};
+    Regular full = last_;
+    if (!regular(h_, q_, p_, full)) {
+      return fail(RunStatus::SolverFailed, "the regular step (Reg, P000 (1)) did not converge", -1,
+                  1.0, full.iterations);
+    }
+    const Crossing x = findCrossing(q_, p_, h_, full, gaps(q_), -1);
+    if (x.failed) {
+      return fail(RunStatus::SolverFailed, "the impact time (root of the gap along Reg(s h)) did "
+                  "not converge", x.gap, x.s, 0.0);
+    }
+    if (!x.found) [[likely]] {
+      const Vec qEnd = q_ + h_ * full.w;
+      const Vec pEnd = dl_.D2(q_, full.w, h_);
+      if (!(qEnd.allFinite() && pEnd.allFinite())) {
+        return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
+      }
+      q_ = qEnd;
+      p_ = pEnd;
+      last_ = full;
+      lastTau_ = h_;
+      return RunStatus::Ok;
+    }
+    return impactStep(x);
+  }
+
+ private:
+  static constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
+    report_.status = status;
+    report_.failure = LdapFailure{what, gap, s, value};
+    return status;
+  }
+
+  void record(int j, double s, const Vec& qi, const Vec& pMinus, const Vec& pPlus, double mu,
+              double eMinus, double residual, bool fallback) {
+    LdapImpact<Vec>& r = report_.impacts[report_.impactCount++];
+    r.s = s;
+    r.gap = j;
+    r.q = qi;
+    r.pMinus = pMinus;
+    r.pPlus = pPlus;
+    r.mu = mu;
+    r.eMinus = eMinus;
+    r.energyResidual = residual;
+    r.reflectionFallback = fallback;
+  }
+
+  /// Post-impact solve, with the model's closed form when it has one (the multipliers then follow
+  /// from (I6') in least squares, exact when n = 1 + m).
+  Impulse postImpact(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, double tau,
+                     int j, const Vec& wMinus, const Regular& guess) const {
+    if constexpr (HasClosedImpact<Model> && 1 + m <= n) {
+      if (options_.useClosedForms) {
+        Impulse out;
+        out.post = guess;
+        const ClosedForm cf = model_.postImpactClosedForm(options_.discretisation, tau, j, qi,
+                                                          eMinus, wMinus, out.post.w);
+        if (cf == ClosedForm::Solved) {
+          // (I6'): [n, -W^T] (mu, lambda~) = -(D1 + p^).
+          Eigen::Matrix<double, n, 1 + m> A;
+          A.col(0) = nj;
+          if constexpr (m > 0) A.template rightCols<m>() = -model_.constraintMatrix(qi).transpose();
+          const Vec rhs = -(dl_.D1(qi, out.post.w, tau) + pHat);
+          const Eigen::Matrix<double, 1 + m, 1> x =
+              (A.transpose() * A).partialPivLu().solve(A.transpose() * rhs);
+          out.mu = x[0];
+          if constexpr (m > 0) out.post.lambda = x.template tail<m>();
+          out.post.ok = true;
+          out.residual = dl_.Ed(qi, out.post.w, tau) - eMinus;
+          out.ok = x.allFinite() && nj.dot(out.post.w) > 0.0;
+          if (out.ok) return out;
+        }
+      }
+    }
+    (void)j;
+    (void)wMinus;
+    return solveImpulse(qi, pHat, nj, eMinus, tau, guess);
+  }
+
+  [[gnu::noinline]] RunStatus impactStep(const Crossing& x) {
+    int j = x.gap;
+    double elapsed = x.s;  // fraction of h from t_k to the current impact point
+    Regular pre = x.at;    // incoming segment q_k -> q~
+    Vec qi = q_ + (x.s * h_) * pre.w;
+    if constexpr (HasClosedImpact<Model>) {
+      if (options_.useClosedForms && !x.immediate) {
+        double s = x.s;
+        Vec qc = qi, wc = pre.w;
+        if (model_.impactClosedForm(options_.discretisation, h_, q_, p_, j, x.sLo, x.sHi, s, qc,
+                                    wc) == ClosedForm::Solved) {
+          elapsed = s;
+          qi = qc;
+          pre.w = wc;
+        }
+      }
+    }
+    const double tau1 = elapsed * h_;
+    Vec pMinus = dl_.D2(q_, pre.w, tau1);
+    const double eMinus = dl_.Ed(q_, pre.w, tau1);  // E- (I5); kept by every later segment
+    Vec wMinus = pre.w;
+    Regular guess = pre;
+    for (;;) {
+      if (report_.impactCount >= options_.maxImpactsPerStep) {
+        return fail(RunStatus::Zeno, "too many impacts in one step (Zeno / grazing cascade)", j,
+                    elapsed, report_.impactCount);
+      }
+      const Vec nj = model_.gapGradient(j, qi);
+      const double tau = std::max(1.0 - elapsed, 0.0) * h_;  // remaining time
+      const Vec pHat = impactMomentum(pMinus, j, qi);
+      Impulse imp = postImpact(qi, pHat, nj, eMinus, tau, j, wMinus, guess);
+      if (!imp.ok) {
+        return fail(RunStatus::SolverFailed,
+                    *imp.failure ? imp.failure
+                                 : "the impulse (discrete energy equation (I5)) did not converge",
+                    j, elapsed, imp.failure[0] ? imp.failureValue : imp.residual);
+      }
+      const Vec pEff = pHat + imp.mu * nj;
+      Crossing y;
+      if (tau > 1e-12 * h_) {
+        y = findCrossing(qi, pEff, tau, imp.post, gaps(qi), j);
+      }
+      if (y.failed) {
+        return fail(RunStatus::SolverFailed, "the contact time of a further impact (root of the "
+                    "gap) did not converge", y.gap, elapsed + y.s * (1.0 - elapsed), 0.0);
+      }
+      if (!y.found) {  // (I9)-(I10): finish the step on the remaining time
+        const Vec qEnd = qi + tau * imp.post.w;
+        const Vec pEnd = dl_.D2(qi, imp.post.w, tau);
+        if (!(qEnd.allFinite() && pEnd.allFinite())) {
+          return fail(RunStatus::NonFinite, "the state became non-finite", j, elapsed, 0.0);
+        }
+        record(j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus, imp.residual,
+               imp.reflectionFallback);
+        q_ = qEnd;
+        p_ = pEnd;
+        last_ = imp.post;
+        lastTau_ = tau;
+        return RunStatus::Ok;
+      }
+      if (y.immediate) {
+        // §2.8 corner: gap y.gap touches at q~ too and is crossed at once. Sequential impulse at
+        // the same point, same E- and remaining time; the momentum after the first is incoming.
+        record(j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus, imp.residual,
+               imp.reflectionFallback);
+        pMinus = pEff;
+        wMinus = imp.post.w;
+        guess = imp.post;
+        j = y.gap;
+        continue;
+      }
+      // §2.6: next crossing after d: solve the impulse and d together (78).
+      const Joint js = solveJoint(qi, pHat, nj, eMinus, y.gap, imp.mu, y.s * tau, tau, y.at);
+      if (!js.ok) {
+        return fail(RunStatus::SolverFailed, "the joint impulse / contact-time solve (78) did not "
+                    "converge", y.gap, elapsed, js.energyResidual);
+      }
+      record(j, elapsed, qi, pMinus, -dl_.D1(qi, js.post.w, js.d), js.mu, eMinus,
+             js.energyResidual, false);
+      // (79): move to the next contact point.
+      pMinus = dl_.D2(qi, js.post.w, js.d);
+      wMinus = js.post.w;
+      guess = js.post;
+      qi = qi + js.d * js.post.w;
+      j = y.gap;
+      elapsed += js.d / h_;
+    }
+  }
+
+  Model model_;
+  DiscreteLagrangian<Model> dl_;
+  double h_;
+  LdapOptions options_;
+  Vec q_ = Vec::Zero(), p_ = Vec::Zero();
+  Regular last_;
+  double lastTau_ = 0.0;
+  LdapStepReport<Vec> report_;
+};
+
+// ---- conversion of continuous initial data (q(0), v(0)), v(0) in Delta(q(0)) (spec §3.6) ----
+
+/// (q0, p0) for a start at node 0 = q(0), t = 0, such that the first regular step is
+/// Reg(h; q0, p0) with p0 = -D1 L_d(q(0), q(0) + h v(0), h): for the rectangle discretisation this
+/// reproduces the forward conversion q_1 = q(0) + h v(0) exactly (the discrete constraint holds,
+/// spec §3.6) and lets an impact happen in the very first step (P000 Algorithm 1's p0 fixed).
+template <LdapModel Model>
+typename Model::Vec forwardInitialMomentum(const DiscreteLagrangian<Model>& dl,
+                                           const typename Model::Vec& q0,
+                                           const typename Model::Vec& v0, double h) {
+  return -dl.D1(q0, v0, h);
+}
+
+/// Continuous Legendre transform p0 = M(q(0)) v(0) (FMOW's start, spec §3.6): for a
+/// second-order scheme -D1 L_d(q(0), q(h), h) = p(0) + O(h^3), so node 0 stays at q(0), t = 0.
+template <LdapModel Model>
+typename Model::Vec legendreInitialMomentum(const Model& model, const typename Model::Vec& q0,
+                                            const typename Model::Vec& v0) {
+  return model.massMatrix(q0) * v0;
+}
+
+/// P000's symmetric (midpoint) conversion (P000 §4.1): q_0 = q(0) - (h/2) v(0),
+/// q_1 = q(0) + (h/2) v(0), p_0 = -D1 L_d(q_0, q_1, h); node k then sits at t = (k - 1/2) h.
+template <LdapModel Model>
+void symmetricInitialState(const DiscreteLagrangian<Model>& dl, const typename Model::Vec& q,
+                           const typename Model::Vec& v, double h, typename Model::Vec& q0,
+                           typename Model::Vec& p0) {
+  q0 = q - (0.5 * h) * v;
+  p0 = -dl.D1(q0, v, h);
+}
+
+}  // namespace ricochet::nonholonomic

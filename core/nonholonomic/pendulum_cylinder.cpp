@@ -1,0 +1,178 @@
+// The "pendulum-cylinder" system (P000 §4.3, spec §4.4): model data, scene and simulation.
+#include "core/nonholonomic/pendulum_cylinder.hpp"
+
+#include "core/model/parameter.hpp"
+#include "core/nonholonomic/engine_simulation.hpp"
+
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <numbers>
+
+namespace ricochet::nonholonomic {
+namespace {
+
+using Engine = LdapVci<PendulumCylinderModel>;
+using Vec = PendulumCylinderModel::Vec;
+
+enum Param { kM, kG, kL, kR };
+enum Initial { kTheta0, kPhi0, kThetaDot0 };
+
+PendulumCylinderModel modelFrom(std::span<const double> p) {
+  PendulumCylinderModel model;
+  model.m = p[kM];
+  model.g = p[kG];
+  model.l = p[kL];
+  model.R = p[kR];
+  model.lengthScale = p[kL];
+  return model;
+}
+
+class PendulumSimulation final : public EngineSimulation<Engine> {
+ public:
+  using EngineSimulation<Engine>::EngineSimulation;
+
+  void sample(std::span<double> out) const override {
+    const Vec& q = engine_.q();
+    const Vec& p = engine_.p();
+    out[0] = q[0];
+    out[1] = q[1];
+    out[2] = p[0];
+    out[3] = p[1];
+    out[4] = p[1];                                    // mom.pphi (not conserved: d/dphi not in Delta)
+    out[5] = q[1] - PendulumCylinderModel::F(q[0]);   // mom.invariant, constant in the continuum
+    out[6] = engine_.lastSegmentEnergy();             // e.discrete = E_d of the last segment
+    out[7] = engine_.lastSegmentConstraint()[0];      // con.omega = W(psi) w, rad/s
+    out[8] = minGap();                                // con.gap, m
+  }
+
+  void poses(std::span<Pose> out) const override {
+    const Eigen::Vector3d bob = engine_.model().bob(engine_.q());
+    out[0].position = bob;
+    out[0].rotation.setIdentity();
+    const double len = bob.norm();
+    out[1].position = 0.5 * bob;
+    out[1].rotation = len > 0.0 ? Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(),
+                                                                      bob / len)
+                                      .toRotationMatrix()
+                                : Eigen::Matrix3d::Identity();
+  }
+};
+
+class PendulumCylinderSystem final : public SystemDescription {
+ public:
+  PendulumCylinderSystem() {
+    info_.id = "pendulum-cylinder";
+    info_.title = "Nonholonomic spherical pendulum inside a cylinder";
+    info_.source = "000 §4.3";
+    info_.summary =
+        "A spherical pendulum of length l whose azimuthal rate is tied to its polar rate by the "
+        "velocity constraint phidot = (pi + cos^2 theta) thetadot swings inside a vertical "
+        "cylinder of radius R and bounces elastically off it (l |sin theta| <= R). theta is "
+        "measured from the upward vertical and never wrapped; phi - F(theta) is an invariant of "
+        "the constraint. Integrated with P000's discrete Lagrange-d'Alembert-Pontryagin "
+        "collision integrator.";
+    const double pi = std::numbers::pi;
+    info_.parameters = {
+        {"m", "kg", 1.0, 0.0, kUnbounded, true, false, "Mass of the bob."},
+        {"g", "m/s^2", 9.8, 0.0, kUnbounded, false, false, "Gravitational acceleration."},
+        {"l", "m", 2.0, 0.0, kUnbounded, true, false, "Length of the pendulum."},
+        {"R", "m", 1.5, 0.0, kUnbounded, true, false,
+         "Radius of the cylinder around the vertical through the pivot (no contact if R >= l)."},
+    };
+    info_.initial = {
+        {"theta0", "rad", 0.75 * pi, -kUnbounded, kUnbounded, false, false,
+         "Initial polar angle from the upward vertical (pi = hanging down); l |sin theta0| <= R."},
+        {"phi0", "rad", 0.0, -kUnbounded, kUnbounded, false, false, "Initial azimuth."},
+        {"thetadot0", "rad/s", 0.25 * pi, -kUnbounded, kUnbounded, false, false,
+         "Initial polar rate; the azimuthal rate follows from the constraint, "
+         "phidot0 = (pi + cos^2 theta0) thetadot0."},
+    };
+    info_.integrators = {
+        {"variational", "LDAP VCI, rectangle (P000)",
+         "P000's (+) discrete Lagrange-d'Alembert-Pontryagin collision integrator with the "
+         "rectangle retraction R_q(v) = q + h v, as in the paper: first order; the energy stays "
+         "close but creeps upward (P000 Fig. 4)."},
+        {"variational-midpoint", "LDAP VCI, midpoint",
+         "The same collision integrator with the symmetric midpoint discrete Lagrangian and "
+         "constraint (spec §4.4 proposal): second order and time-symmetric."},
+    };
+    info_.constraints = {"cylinder+", "cylinder-"};
+    info_.defaultH = 1e-3;
+    info_.defaultTEnd = 5.0;
+    info_.defaultTolerance = 1e-14;
+  }
+
+  const SystemInfo& info() const override { return info_; }
+
+  SceneSpec scene(std::span<const double> parameters) const override {
+    const double l = parameters[kL], R = parameters[kR];
+    SceneSpec s;
+    s.view = ViewKind::Spatial;
+    BodySpec bob{"bob", {}};
+    bob.parts.push_back(BodyPart{SphereShape{0.06 * l}, Pose{}, {0.85f, 0.45f, 0.20f}, false});
+    BodySpec rod{"rod", {}};
+    rod.parts.push_back(BodyPart{CylinderShape{0.008 * l, l}, Pose{}, {0.35f, 0.35f, 0.38f}, false});
+    s.bodies = {bob, rod};
+    CylinderObstacle cyl;
+    cyl.base = Eigen::Vector3d(0.0, 0.0, -1.1 * l);
+    cyl.axis = Eigen::Vector3d::UnitZ();
+    cyl.radius = R;
+    cyl.height = 2.2 * l;
+    cyl.inside = true;
+    s.obstacles = {cyl};
+    s.trackedBody = 0;
+    s.characteristicLength = l;
+    return s;
+  }
+
+  CreateResult create(const Scenario& sc) const override {
+    const PendulumCylinderModel model = modelFrom(sc.parameters);
+    const Vec q0(sc.initial[kTheta0], sc.initial[kPhi0]);
+    for (int j = 0; j < PendulumCylinderModel::kGaps; ++j) {
+      const double gj = model.gap(j, q0);
+      if (gj < 0.0) {
+        return {nullptr, "initial condition outside the admissible set: gap '" +
+                             std::string(PendulumCylinderModel::gapName(j)) + "' = " +
+                             formatNumber(gj) + " < 0 (l |sin theta0| must be <= R)"};
+      }
+    }
+    const double thetaDot = sc.initial[kThetaDot0];
+    const Vec v0(thetaDot, PendulumCylinderModel::f(q0[0]) * thetaDot);  // v(0) in Delta(q(0))
+    LdapOptions opt;
+    opt.tolerance = sc.integrator.tolerance;
+    const double h = sc.integrator.h;
+    Vec p0;
+    if (sc.integrator.name == "variational-midpoint") {
+      opt.discretisation = Discretisation::Midpoint;
+      p0 = legendreInitialMomentum(model, q0, v0);
+    } else {
+      opt.discretisation = Discretisation::Rectangle;
+      // Forward conversion (spec §3.6): the first step goes to q(0) + h v(0) exactly.
+      p0 = forwardInitialMomentum(DiscreteLagrangian<PendulumCylinderModel>(model, opt.discretisation),
+                                  q0, v0, h);
+    }
+    Engine engine(model, h, opt);
+    engine.reset(q0, p0);
+    if (!engine.lastSegment().ok) {
+      return {nullptr, "could not start the pendulum at theta0 = " + formatNumber(q0[0]) +
+                           " rad: the initial regular solve failed"};
+    }
+    std::vector<std::string> cols = {"q.theta",   "q.phi",         "p.theta",    "p.phi",
+                                     "mom.pphi",  "mom.invariant", "e.discrete", "con.omega",
+                                     "con.gap"};
+    return {std::make_unique<PendulumSimulation>(std::move(engine), h, 0.0, std::move(cols)), {}};
+  }
+
+ private:
+  SystemInfo info_;
+};
+
+}  // namespace
+
+const SystemDescription& pendulumCylinderSystem() {
+  static const PendulumCylinderSystem system;
+  return system;
+}
+
+}  // namespace ricochet::nonholonomic

@@ -1,0 +1,266 @@
+// The "disk-wall" (P001 §6) and "disk-table" (P002 §5) systems: model data, scene, simulations
+// with the three integrators of spec §5 ("variational", "reduced", "dla-002").
+#include "core/nonholonomic/rolling_disk.hpp"
+
+#include "core/model/parameter.hpp"
+#include "core/nonholonomic/dla002.hpp"
+#include "core/nonholonomic/engine_simulation.hpp"
+
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <numbers>
+
+namespace ricochet::nonholonomic {
+namespace {
+
+enum Param { kM, kRadius, kI, kJ, kObstacleSize };
+enum Initial { kX0, kY0, kTheta0, kPhi0, kU0, kW0 };
+
+template <DiskObstacle O>
+RollingDiskModel<O> modelFrom(std::span<const double> p) {
+  RollingDiskModel<O> model;
+  model.m = p[kM];
+  model.R = p[kRadius];
+  model.I = p[kI];
+  model.J = p[kJ];
+  if constexpr (O == DiskObstacle::Wall) {
+    model.yw = p[kObstacleSize];
+  } else {
+    model.a = p[kObstacleSize];
+  }
+  model.lengthScale = p[kRadius];
+  return model;
+}
+
+/// Pose of the disk: centre (x, y, R); body z = axle (-sin phi, cos phi, 0), body y = heading,
+/// body x = up at theta = 0, then the rolling rotation theta about the axle.
+Pose diskPose(double R, const Eigen::Vector4d& q) {
+  const double c = std::cos(q[3]), s = std::sin(q[3]);
+  Eigen::Matrix3d R0;
+  R0.col(0) = Eigen::Vector3d::UnitZ();
+  R0.col(1) = Eigen::Vector3d(c, s, 0.0);
+  R0.col(2) = Eigen::Vector3d(-s, c, 0.0);
+  Pose pose;
+  pose.position = Eigen::Vector3d(q[0], q[1], R);
+  pose.rotation = R0 * Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  return pose;
+}
+
+template <class Engine, DiskObstacle O>
+class DiskSimulation final : public EngineSimulation<Engine> {
+ public:
+  using Base = EngineSimulation<Engine>;
+  using Base::Base;
+
+  void sample(std::span<double> out) const override {
+    const Engine& e = this->engine_;
+    const auto& model = e.model();
+    const Eigen::Vector4d& q = e.q();
+    const Eigen::Vector4d& p = e.p();
+    const Eigen::Vector4d w = e.segmentVelocity();
+    const double u = w[2], wphi = w[3];  // reduced velocity (thetadot, phidot) of the last segment
+    for (int i = 0; i < 4; ++i) out[i] = q[i];
+    for (int i = 0; i < 4; ++i) out[4 + i] = p[i];
+    out[8] = u;
+    out[9] = wphi;
+    const double c = std::cos(q[3]), s = std::sin(q[3]);
+    if constexpr (O == DiskObstacle::Wall) {
+      // Momentum along T(wall) ∩ Delta, continuous across front-edge impacts (spec §4.5).
+      out[10] = model.A() * c * u - model.B() * s * wphi;
+    } else {
+      // Angular momentum about the table centre m (x ydot - y xdot) + J phidot (not conserved).
+      out[10] = model.m * model.R * u * (q[0] * s - q[1] * c) + model.J * wphi;
+    }
+    out[11] = e.lastSegmentEnergy();
+    const Eigen::Vector2d r = e.lastSegmentConstraint();
+    out[12] = r[0];
+    out[13] = r[1];
+    out[14] = this->minGap();
+  }
+
+  void poses(std::span<Pose> out) const override {
+    out[0] = diskPose(this->engine_.model().R, this->engine_.q());
+  }
+};
+
+template <DiskObstacle O>
+class DiskSystem final : public SystemDescription {
+ public:
+  using Model = RollingDiskModel<O>;
+  using Vec = typename Model::Vec;
+
+  DiskSystem() {
+    const double pi = std::numbers::pi;
+    const bool wall = O == DiskObstacle::Wall;
+    info_.id = wall ? "disk-wall" : "disk-table";
+    info_.title = wall ? "Vertical rolling disk hitting a wall"
+                       : "Vertical rolling disk inside a circular table";
+    info_.source = wall ? "001 §6" : "002 §5";
+    info_.summary =
+        wall ? "A vertical disk rolls without slipping on the floor (xdot = R thetadot cos phi, "
+               "ydot = R thetadot sin phi) towards the wall y = yw and bounces off it elastically. "
+               "Both edges of the disk are kept behind the wall (y + R |sin phi| <= yw; P001 "
+               "prints only the front edge). Rolling rate u = thetadot and turning rate w = "
+               "phidot are constant between impacts."
+             : "A vertical disk rolls without slipping (xdot = R thetadot cos phi, ydot = R "
+               "thetadot sin phi) inside a circular table of radius a centred at the origin; the "
+               "two end points of its footprint, (x, y) +- R (cos phi, sin phi), stay on the "
+               "table (P002's C+ and C-). Rolling rate u = thetadot and turning rate w = phidot "
+               "are constant between impacts.";
+    info_.parameters = {
+        {"m", "kg", 1.0, 0.0, kUnbounded, true, false, "Mass of the disk."},
+        {"R", "m", 1.0, 0.0, kUnbounded, true, false, "Radius of the disk."},
+        {"I", "kg m^2", 0.5, 0.0, kUnbounded, true, false,
+         "Moment of inertia about the axle (m R^2 / 2 for a uniform disk)."},
+        {"J", "kg m^2", 0.25, 0.0, kUnbounded, true, false,
+         "Moment of inertia about a vertical diameter (m R^2 / 4 for a uniform disk)."},
+    };
+    if (wall) {
+      info_.parameters.push_back({"yw", "m", 10.0, -kUnbounded, kUnbounded, false, false,
+                                  "Position of the wall y = yw (P001: 10)."});
+    } else {
+      info_.parameters.push_back({"a", "m", 5.0, 0.0, kUnbounded, true, false,
+                                  "Radius of the table, centred at the origin."});
+    }
+    info_.initial = {
+        {"x0", "m", 0.0, -kUnbounded, kUnbounded, false, false,
+         "Initial x of the contact point (= centre)."},
+        {"y0", "m", 0.0, -kUnbounded, kUnbounded, false, false,
+         "Initial y of the contact point (= centre)."},
+        {"theta0", "rad", 0.0, -kUnbounded, kUnbounded, false, false, "Initial rolling angle."},
+        {"phi0", "rad", wall ? pi / 3.0 : 0.0, -kUnbounded, kUnbounded, false, false,
+         "Initial heading: angle of the disk plane with the x axis."},
+        {"u0", "rad/s", 2.0, -kUnbounded, kUnbounded, false, false,
+         "Initial rolling rate thetadot; the centre moves at R u0 along the heading."},
+        {"w0", "rad/s", wall ? 0.2 : 0.3, -kUnbounded, kUnbounded, false, false,
+         "Initial turning rate phidot."},
+    };
+    info_.integrators = {
+        {"variational", "LDAP VCI (P000 scheme, midpoint)",
+         "P000's discrete Lagrange-d'Alembert-Pontryagin collision integrator with the midpoint "
+         "discrete constraint and the exact discrete energy balance at the impact point (spec "
+         "§5): u and w exact between impacts, bounded O(h^2) energy kicks at impacts."},
+        {"reduced", "Reduced (Chaplygin) VCI",
+         "Integrates the reduced velocities (u, w), constant in flight, reconstructs (x, y) with "
+         "the midpoint chord, finds the impact time by root finding and applies the reduced "
+         "elastic reflection: energy conserved to round-off (spec §5)."},
+        {"dla-002", "DLA of P002, as printed",
+         "P002's discrete Lagrange-d'Alembert scheme with impacts as printed: position-only "
+         "two-step recursion, impacts detected at inadmissible nodes only, impact equations (5) "
+         "solved monolithically with the energy equality and the jump in -N_C + D°."},
+    };
+    info_.constraints = wall ? std::vector<std::string>{"wall-front", "wall-back"}
+                             : std::vector<std::string>{"rim+", "rim-"};
+    info_.defaultH = 0.01;
+    info_.defaultTEnd = 100.0;
+    info_.defaultTolerance = 1e-14;
+  }
+
+  const SystemInfo& info() const override { return info_; }
+
+  SceneSpec scene(std::span<const double> parameters) const override {
+    const double R = parameters[kRadius], size = parameters[kObstacleSize];
+    SceneSpec s;
+    s.view = ViewKind::Spatial;
+    BodySpec disk{"disk", {}};
+    disk.parts.push_back(BodyPart{CylinderShape{R, 0.15 * R}, Pose{}, {0.85f, 0.45f, 0.20f}, true});
+    s.bodies = {disk};
+    PlaneObstacle floor;
+    floor.point = Eigen::Vector3d::Zero();
+    floor.normal = Eigen::Vector3d::UnitZ();
+    floor.halfExtent = O == DiskObstacle::Wall ? std::max(20.0 * R, 2.0 * std::fabs(size))
+                                               : 1.5 * size;
+    floor.followBody = O == DiskObstacle::Wall;
+    if constexpr (O == DiskObstacle::Wall) {
+      PlaneObstacle wallPlane;
+      wallPlane.point = Eigen::Vector3d(0.0, size, 0.0);
+      wallPlane.normal = -Eigen::Vector3d::UnitY();
+      wallPlane.halfExtent = std::max(10.0 * R, std::fabs(size));
+      wallPlane.color = {0.70f, 0.55f, 0.45f};
+      s.obstacles = {floor, wallPlane};
+      s.characteristicLength = std::max(5.0 * R, std::fabs(size));
+    } else {
+      DiscObstacle table;
+      table.center = Eigen::Vector3d::Zero();
+      table.normal = Eigen::Vector3d::UnitZ();
+      table.radius = size;
+      CylinderObstacle rim;
+      rim.base = Eigen::Vector3d::Zero();
+      rim.axis = Eigen::Vector3d::UnitZ();
+      rim.radius = size;
+      rim.height = R;  // the footprint end points are at the height of the centre
+      rim.inside = true;
+      rim.opacity = 0.3;
+      s.obstacles = {floor, table, rim};
+      s.characteristicLength = size;
+    }
+    s.trackedBody = 0;
+    return s;
+  }
+
+  CreateResult create(const Scenario& sc) const override {
+    const Model model = modelFrom<O>(sc.parameters);
+    const std::span<const double> ic(sc.initial);
+    const Vec q0(ic[kX0], ic[kY0], ic[kTheta0], ic[kPhi0]);
+    for (int j = 0; j < Model::kGaps; ++j) {
+      const double gj = model.gap(j, q0);
+      if (gj < 0.0) {
+        return {nullptr, "initial condition outside the admissible set: gap '" +
+                             std::string(Model::gapName(j)) + "' = " + formatNumber(gj) +
+                             " < 0" +
+                             (O == DiskObstacle::Wall
+                                  ? " (y0 + R |sin phi0| must be <= yw)"
+                                  : " (both footprint end points must lie on the table)")};
+      }
+    }
+    const double h = sc.integrator.h, u0 = ic[kU0], w0 = ic[kW0];
+    LdapOptions opt;
+    opt.discretisation = Discretisation::Midpoint;
+    opt.tolerance = sc.integrator.tolerance;
+    // The midpoint chord of the (virtual) segment ending at q(0): its momentum is the spec's
+    // initial momentum p0 = M (R cos(phi0 - h w0/2) u0, R sin(..) u0, u0, w0) (§4.5), with which
+    // (u, w) stay exactly (u0, w0) from the first step on.
+    const Vec wBack = model.chordVelocity(q0[3] - h * w0, u0, w0, h);
+    std::vector<std::string> cols = {"q.x",   "q.y",   "q.theta", "q.phi",      "p.x",
+                                     "p.y",   "p.theta", "p.phi", "mom.u",      "mom.w",
+                                     O == DiskObstacle::Wall ? "mom.tangential" : "mom.Lz",
+                                     "e.discrete", "con.x", "con.y", "con.gap"};
+    const std::string& name = sc.integrator.name;
+    if (name == "reduced") {
+      ReducedDiskVci<Model> engine(model, h, opt);
+      engine.reset(q0, u0, w0);
+      return {std::make_unique<DiskSimulation<ReducedDiskVci<Model>, O>>(std::move(engine), h, 0.0,
+                                                                         std::move(cols)),
+              {}};
+    }
+    if (name == "dla-002") {
+      Dla002<Model> engine(model, h, opt);
+      engine.reset(q0 - h * wBack, q0, h);  // two initial points on the discrete constraint
+      return {std::make_unique<DiskSimulation<Dla002<Model>, O>>(std::move(engine), h, 0.0,
+                                                                 std::move(cols)),
+              {}};
+    }
+    LdapVci<Model> engine(model, h, opt);
+    engine.reset(q0, model.massMatrix(q0) * wBack);
+    return {std::make_unique<DiskSimulation<LdapVci<Model>, O>>(std::move(engine), h, 0.0,
+                                                                std::move(cols)),
+            {}};
+  }
+
+ private:
+  SystemInfo info_;
+};
+
+}  // namespace
+
+const SystemDescription& diskWallSystem() {
+  static const DiskSystem<DiskObstacle::Wall> system;
+  return system;
+}
+const SystemDescription& diskTableSystem() {
+  static const DiskSystem<DiskObstacle::Table> system;
+  return system;
+}
+
+}  // namespace ricochet::nonholonomic

@@ -1,0 +1,347 @@
+#pragma once
+// Vertical rolling disk with unilateral walls (P001 §6, P002 §5; spec §4.5, §4.6, §5).
+//
+// q = (x, y, theta, phi): (x, y) contact point on the floor (= horizontal position of the centre),
+// theta the rolling angle, phi the heading (angle of the disk plane with the x axis). Unwrapped.
+//   L = 1/2 m (xdot^2 + ydot^2) + 1/2 I thetadot^2 + 1/2 J phidot^2 (no potential),
+//   rolling without slipping: xdot = R thetadot cos phi, ydot = R thetadot sin phi:
+//   W = [[1, 0, -R cos phi, 0], [0, 1, -R sin phi, 0]], X = [X1, X2],
+//   X1 = d_theta + R cos phi d_x + R sin phi d_y, X2 = d_phi; reduced velocity z = (u, w) =
+//   (thetadot, phidot), G = X^T M X = diag(A, B), A = m R^2 + I, B = J; E = 1/2 (A u^2 + B w^2).
+// Obstacles (gaps >= 0, two smooth gaps each, spec §1.1):
+//   Wall y = yw (P001, with the back edge added, P8): "wall-front" yw - y - R sin phi,
+//        "wall-back" yw - y + R sin phi.
+//   Table of radius a centred at the origin (P002 C+-): "rim+" a^2 - |(x, y) + R (cos, sin)|^2,
+//        "rim-" a^2 - |(x, y) - R (cos, sin)|^2.
+// Discretisation: midpoint constraint (P002 §5): x1 - x0 = R cos((phi0+phi1)/2)(theta1 - theta0),
+// same for y with sin; L_d = (1/2 tau) dq^T M dq (all quadratures coincide without potential).
+
+#include "core/model/system.hpp"
+#include "core/nonholonomic/ldap_vci.hpp"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace ricochet::nonholonomic {
+
+enum class DiskObstacle { Wall, Table };
+
+template <DiskObstacle kObstacle>
+struct RollingDiskModel : LdapTypes<4, 2> {
+  static constexpr int kGaps = 2;
+  static constexpr DiskObstacle obstacle = kObstacle;
+  double m = 1.0;    ///< kg
+  double R = 1.0;    ///< m, disk radius
+  double I = 0.5;    ///< kg m^2, moment of inertia about the axle
+  double J = 0.25;   ///< kg m^2, moment of inertia about a vertical diameter
+  double yw = 10.0;  ///< m, wall position (Wall)
+  double a = 5.0;    ///< m, table radius (Table)
+  double lengthScale = 1.0;  ///< m
+
+  double A() const { return m * R * R + I; }
+  double B() const { return J; }
+
+  Mat massMatrix(const Vec&) const { return Vec(m, m, I, J).asDiagonal(); }
+  Vec kineticGradient(const Vec&, const Vec&) const { return Vec::Zero(); }
+  Mat kineticHessianQQ(const Vec&, const Vec&) const { return Mat::Zero(); }
+  Mat kineticHessianQV(const Vec&, const Vec&) const { return Mat::Zero(); }
+  double potential(const Vec&) const { return 0.0; }
+  Vec potentialGradient(const Vec&) const { return Vec::Zero(); }
+  Mat potentialHessian(const Vec&) const { return Mat::Zero(); }
+  WMat constraintMatrix(const Vec& q) const {
+    WMat W;
+    W << 1.0, 0.0, -R * std::cos(q[3]), 0.0, 0.0, 1.0, -R * std::sin(q[3]), 0.0;
+    return W;
+  }
+  WMat constraintDerivative(const Vec& q, const Vec& v) const {
+    WMat D = WMat::Zero();
+    D(0, 3) = R * std::sin(q[3]) * v[2];
+    D(1, 3) = -R * std::cos(q[3]) * v[2];
+    return D;
+  }
+  XMat distributionBasis(const Vec& q) const {
+    XMat X = XMat::Zero();
+    X(0, 0) = R * std::cos(q[3]);
+    X(1, 0) = R * std::sin(q[3]);
+    X(2, 0) = 1.0;
+    X(3, 1) = 1.0;
+    return X;
+  }
+
+  /// +1 for the front edge / rim+ (gap 0), -1 for the back edge / rim- (gap 1).
+  static double side(int j) { return j == 0 ? 1.0 : -1.0; }
+  /// The disk's extreme point on side j (front/back edge, footprint point P+-), world, at the
+  /// height of the centre.
+  Eigen::Vector3d contactPoint(int j, const Vec& q) const {
+    const double sg = side(j);
+    return {q[0] + sg * R * std::cos(q[3]), q[1] + sg * R * std::sin(q[3]), R};
+  }
+  double gap(int j, const Vec& q) const {
+    const double sg = side(j), c = std::cos(q[3]), s = std::sin(q[3]);
+    if constexpr (kObstacle == DiskObstacle::Wall) return yw - q[1] - sg * R * s;
+    const double px = q[0] + sg * R * c, py = q[1] + sg * R * s;
+    return a * a - px * px - py * py;
+  }
+  Vec gapGradient(int j, const Vec& q) const {
+    const double sg = side(j), c = std::cos(q[3]), s = std::sin(q[3]);
+    if constexpr (kObstacle == DiskObstacle::Wall) return Vec(0.0, -1.0, 0.0, -sg * R * c);
+    const double px = q[0] + sg * R * c, py = q[1] + sg * R * s;
+    return Vec(-2.0 * px, -2.0 * py, 0.0, -2.0 * sg * R * (py * c - px * s));
+  }
+  static const char* gapName(int j) {
+    if constexpr (kObstacle == DiskObstacle::Wall) return j == 0 ? "wall-front" : "wall-back";
+    return j == 0 ? "rim+" : "rim-";
+  }
+  static const char* coordinateName(int i) {
+    static constexpr const char* names[4] = {"x", "y", "theta", "phi"};
+    return names[i];
+  }
+
+  /// Chord velocity of a midpoint segment of length tau from heading phi with reduced velocity
+  /// (u, w): (R cos(phi + tau w/2) u, R sin(phi + tau w/2) u, u, w).
+  Vec chordVelocity(double phi, double u, double w, double tau) const {
+    const double phiBar = phi + 0.5 * tau * w;
+    return Vec(R * std::cos(phiBar) * u, R * std::sin(phiBar) * u, u, w);
+  }
+
+  /// Closed-form regular step for the midpoint constraint (spec §4.5): w = p_phi/J,
+  /// u = (p_theta + R (p_x cos phi + p_y sin phi)) / (I + m R^2 cos(tau w/2)); the multipliers
+  /// are the x, y components of p - M w.
+  ClosedForm regularClosedForm(Discretisation d, double tau, const Vec& q, const Vec& p, Vec& w,
+                               ConVec& lambda) const {
+    if (d != Discretisation::Midpoint) return ClosedForm::NotAvailable;
+    const double wphi = p[3] / J;
+    const double den = I + m * R * R * std::cos(0.5 * tau * wphi);
+    if (!(den > 0.0)) return ClosedForm::Failed;  // |tau w| near 2 pi with I << m R^2
+    const double u = (p[2] + R * (p[0] * std::cos(q[3]) + p[1] * std::sin(q[3]))) / den;
+    w = chordVelocity(q[3], u, wphi, tau);
+    lambda = ConVec(p[0] - m * w[0], p[1] - m * w[1]);
+    return ClosedForm::Solved;
+  }
+
+  /// Continuous momentum M X(q) z of the reduced velocity z = (u, w) at q.
+  Vec momentum(const Vec& q, double u, double w) const {
+    return Vec(m * R * std::cos(q[3]) * u, m * R * std::sin(q[3]) * u, I * u, J * w);
+  }
+};
+
+using DiskWallModel = RollingDiskModel<DiskObstacle::Wall>;
+using DiskTableModel = RollingDiskModel<DiskObstacle::Table>;
+static_assert(LdapModel<DiskWallModel> && LdapModel<DiskTableModel>);
+
+/// Reduced (Chaplygin) collision integrator for the rolling disk (spec §5, "a better
+/// integrator"): the reduced velocity z = (u, w) is constant in flight (no potential, so FMOW on
+/// the reduced Lagrangian 1/2 (A u^2 + B w^2) is exact), the configuration is reconstructed with the
+/// midpoint chord q + tau (R cos(phi + tau w/2) u, R sin(..) u, u, w) (it satisfies the discrete
+/// constraint of P002), the impact time alpha is the bracketed root of the gap along the
+/// reconstructed sub-step, and the jump is the reduced reflection (C2) with nu = X(q~)^T n_j(q~).
+/// Energy 1/2 z^T G z is conserved to round-off for all time. Allocation-free.
+template <class DiskModel>
+class ReducedDiskVci {
+ public:
+  using Model = DiskModel;
+  using Vec = typename Model::Vec;
+  using RVec = typename Model::RVec;
+  using ConVec = typename Model::ConVec;
+  using GapVec = Eigen::Vector2d;
+
+  ReducedDiskVci(const Model& model, double h, const LdapOptions& options = {})
+      : model_(model), h_(h), options_(options) {
+    options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
+    options_.subsamples = std::max(options_.subsamples, 1);
+  }
+
+  void reset(const Vec& q, double u, double w) {
+    q_ = q;
+    z_ = RVec(u, w);
+    lastTau_ = 0.0;
+    p_ = model_.momentum(q_, u, w);
+  }
+  const Model& model() const { return model_; }
+  double timeStep() const { return h_; }
+  const Vec& q() const { return q_; }
+  /// Continuous momentum M X(q) z at the node.
+  const Vec& p() const { return p_; }
+  const RVec& reducedVelocity() const { return z_; }
+  /// 1/2 (A u^2 + B w^2), J.
+  double energy() const { return 0.5 * (model_.A() * z_[0] * z_[0] + model_.B() * z_[1] * z_[1]); }
+  double lastSegmentTau() const { return lastTau_; }
+  /// Chord velocity of the last (sub-)segment.
+  Vec segmentVelocity() const { return model_.chordVelocity(q_[3] - lastTau_ * z_[1], z_[0], z_[1], lastTau_); }
+  double lastSegmentEnergy() const { return energy(); }
+  /// Midpoint discrete constraint W(psi) w of the last segment (zero by construction).
+  ConVec lastSegmentConstraint() const {
+    const Vec w = segmentVelocity();
+    const Vec psi = q_ - (0.5 * lastTau_) * w;
+    return model_.constraintMatrix(psi) * w;
+  }
+  const LdapStepReport<Vec>& lastStep() const { return report_; }
+
+  /// Reconstructed configuration after time tau from q with reduced velocity z.
+  Vec advanceConfiguration(const Vec& q, const RVec& z, double tau) const {
+    return q + tau * model_.chordVelocity(q[3], z[0], z[1], tau);
+  }
+  /// The reflection (C2) at q on gap j; false if nu = 0 (P13).
+  bool reflect(int j, const Vec& q, const RVec& zMinus, RVec& zPlus) const {
+    const typename Model::XMat X = model_.distributionBasis(q);
+    const RVec nu = X.transpose() * model_.gapGradient(j, q);
+    const typename Model::RMat G = RVec(model_.A(), model_.B()).asDiagonal();
+    return reducedReflection(G, nu, zMinus, zPlus);
+  }
+
+  RunStatus step() {
+    report_.impactCount = 0;
+    report_.status = RunStatus::Ok;
+    report_.failure = LdapFailure{};
+    Vec q = q_;
+    RVec z = z_;
+    double elapsed = 0.0;  // fraction of h done
+    int justHit = -1;
+    for (;;) {
+      const double tau = (1.0 - elapsed) * h_;
+      double s = 1.0;
+      int j = -1;
+      bool immediate = false;
+      if (!findCrossing(q, z, tau, justHit, s, j, immediate)) {
+        return fail(RunStatus::SolverFailed, "the impact time (root of the gap along the "
+                    "reconstructed path) did not converge", j, elapsed, 0.0);
+      }
+      if (j < 0) {
+        const Vec qEnd = advanceConfiguration(q, z, tau);
+        if (!qEnd.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
+        q_ = qEnd;
+        z_ = z;
+        p_ = model_.momentum(q_, z[0], z[1]);
+        lastTau_ = tau;
+        return RunStatus::Ok;
+      }
+      if (report_.impactCount >= options_.maxImpactsPerStep) {
+        return fail(RunStatus::Zeno, "too many impacts in one step (Zeno / grazing cascade)", j,
+                    elapsed, report_.impactCount);
+      }
+      const Vec qi = immediate ? q : advanceConfiguration(q, z, s * tau);
+      const typename Model::XMat X = model_.distributionBasis(qi);
+      const RVec nu = X.transpose() * model_.gapGradient(j, qi);
+      if (!(nu.norm() > 1e-12 * X.norm() * model_.gapGradient(j, qi).norm())) {
+        return fail(RunStatus::SolverFailed, "nu = X^T n = 0: the velocity constraints are "
+                    "tangent to the boundary, no admissible impulse (P13)", j, elapsed, nu.norm());
+      }
+      if (!(nu.dot(z) < 0.0)) {
+        return fail(RunStatus::SolverFailed, "grazing impact: the reduced velocity does not "
+                    "approach the boundary (normal rate nu^T z)", j, elapsed + s * (1.0 - elapsed),
+                    nu.dot(z));
+      }
+      RVec zPlus;
+      if (!reflect(j, qi, z, zPlus)) {
+        return fail(RunStatus::SolverFailed, "nu = X^T n = 0: the velocity constraints are "
+                    "tangent to the boundary, no admissible impulse (P13)", j, elapsed, nu.norm());
+      }
+      elapsed += s * (1.0 - elapsed);
+      LdapImpact<Vec>& r = report_.impacts[report_.impactCount++];
+      r.s = elapsed;
+      r.gap = j;
+      r.q = qi;
+      r.pMinus = model_.momentum(qi, z[0], z[1]);
+      r.pPlus = model_.momentum(qi, zPlus[0], zPlus[1]);
+      const RVec G(model_.A(), model_.B());
+      // Impulse on n_j: G (z+ - z-) = mu nu (C2).
+      r.mu = (G.cwiseProduct(zPlus - z)).dot(nu) / nu.squaredNorm();
+      r.eMinus = 0.5 * z.dot(G.cwiseProduct(z));
+      r.energyResidual = 0.5 * zPlus.dot(G.cwiseProduct(zPlus)) - r.eMinus;
+      r.reflectionFallback = false;
+      q = qi;
+      z = zPlus;
+      justHit = j;
+    }
+  }
+
+ private:
+  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
+    report_.status = status;
+    report_.failure = LdapFailure{what, gap, s, value};
+    return status;
+  }
+
+  /// Earliest crossing of a gap along the reconstructed sub-step of length tau from (q, z):
+  /// j = -1 if none; `immediate` if a gap touching at q is crossed at once (corner, §2.8).
+  bool findCrossing(const Vec& q, const RVec& z, double tau, int justHit, double& sOut, int& jOut,
+                    bool& immediate) const {
+    jOut = -1;
+    immediate = false;
+    if (!(tau > 1e-12 * h_)) return true;
+    const int K = options_.subsamples;
+    GapVec gPrev(model_.gap(0, q), model_.gap(1, q));
+    double sPrev = 0.0;
+    for (int i = 1; i <= K; ++i) {
+      const double s = static_cast<double>(i) / K;
+      const Vec qs = advanceConfiguration(q, z, s * tau);
+      const GapVec g(model_.gap(0, qs), model_.gap(1, qs));
+      if (!g.allFinite()) return false;
+      if (!(g.minCoeff() < 0.0)) {
+        gPrev = g;
+        sPrev = s;
+        continue;
+      }
+      for (int j = 0; j < 2; ++j) {
+        if (!(g[j] < 0.0)) continue;
+        auto G = [&](double x) { return model_.gap(j, advanceConfiguration(q, z, x * tau)); };
+        double lo = sPrev, glo = gPrev[j];
+        if (!(glo > 0.0)) {
+          bool found = false;
+          if (j == justHit) {
+            double t = s;
+            for (int k = 0; k < 50 && !found; ++k) {
+              t *= 0.5;
+              const double gt = G(t);
+              if (gt > 0.0) {
+                lo = t;
+                glo = gt;
+                found = true;
+              }
+            }
+          }
+          if (!found) {
+            if (jOut < 0 || !immediate) {
+              jOut = j;
+              sOut = 0.0;
+              immediate = true;
+            }
+            continue;
+          }
+        }
+        const RootResult r = brentRoot(G, lo, s, glo, g[j], options_.tolerance,
+                                       options_.tolerance * model_.lengthScale);
+        if (!r.converged) {
+          jOut = j;
+          return false;
+        }
+        const double root = r.x;  // |g| <= tolerance * lengthScale there
+        if (jOut < 0 || (!immediate && root < sOut)) {
+          jOut = j;
+          sOut = root;
+        }
+      }
+      return true;
+    }
+    return true;
+  }
+
+  Model model_;
+  double h_;
+  LdapOptions options_;
+  Vec q_ = Vec::Zero(), p_ = Vec::Zero();
+  RVec z_ = RVec::Zero();
+  double lastTau_ = 0.0;
+  LdapStepReport<Vec> report_;
+};
+
+/// Registry entries "disk-wall" (P001 §6) and "disk-table" (P002 §5); integrators "variational"
+/// (LDAP VCI, midpoint constraint, spec §5), "reduced" (ReducedDiskVci) and "dla-002" (P002's
+/// scheme as printed, dla002.hpp).
+const SystemDescription& diskWallSystem();
+const SystemDescription& diskTableSystem();
+
+}  // namespace ricochet::nonholonomic
