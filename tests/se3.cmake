@@ -2,3 +2,4 @@
 ricochet_add_test(NAME test_se3_lie SOURCES test_se3_lie.cpp LABELS core TIMEOUT 120)
 ricochet_add_test(NAME test_se3_shapes SOURCES test_se3_shapes.cpp LABELS core TIMEOUT 120)
 ricochet_add_test(NAME test_se3_impacts SOURCES test_se3_impacts.cpp LABELS core TIMEOUT 120)
+ricochet_add_test(NAME test_se3_longrun SOURCES test_se3_longrun.cpp LABELS core TIMEOUT 300)
