@@ -222,15 +222,16 @@ class Dla002 {
   }
 
   /// The gap violated at qEnd whose linear interpolation from qStart is earliest, or -1.
-  /// `skip` (the gap just hit) counts only if it is violated at qEnd.
+  /// `skip` (the gap just hit, zero at qStart) ranks last: it can only be crossed again after
+  /// the path has moved inward.
   int firstViolated(const Vec& qStart, const Vec& qEnd, int skip = -1) const {
     int best = -1;
-    double bestFrac = 2.0;
+    double bestFrac = 3.0;
     for (int j = 0; j < kGaps; ++j) {
       const double g1 = model().gap(j, qEnd);
       if (!(g1 < 0.0)) continue;
       const double g0 = model().gap(j, qStart);
-      const double frac = (j == skip || !(g0 > 0.0)) ? 0.0 : g0 / (g0 - g1);
+      const double frac = j == skip ? 2.0 : (g0 > 0.0 ? g0 / (g0 - g1) : 0.0);
       if (frac < bestFrac) {
         bestFrac = frac;
         best = j;

@@ -218,10 +218,6 @@ class DiskSystem final : public SystemDescription {
     LdapOptions opt;
     opt.discretisation = Discretisation::Midpoint;
     opt.tolerance = sc.integrator.tolerance;
-    // The midpoint chord of the (virtual) segment ending at q(0): its momentum is the spec's
-    // initial momentum p0 = M (R cos(phi0 - h w0/2) u0, R sin(..) u0, u0, w0) (§4.5), with which
-    // (u, w) stay exactly (u0, w0) from the first step on.
-    const Vec wBack = model.chordVelocity(q0[3] - h * w0, u0, w0, h);
     std::vector<std::string> cols = {"q.x",   "q.y",   "q.theta", "q.phi",      "p.x",
                                      "p.y",   "p.theta", "p.phi", "mom.u",      "mom.w",
                                      O == DiskObstacle::Wall ? "mom.tangential" : "mom.Lz",
@@ -236,13 +232,13 @@ class DiskSystem final : public SystemDescription {
     }
     if (name == "dla-002") {
       Dla002<Model> engine(model, h, opt);
-      engine.reset(q0 - h * wBack, q0, h);  // two initial points on the discrete constraint
+      engine.reset(model.previousNode(q0, u0, w0, h), q0, h);  // two points on the constraint
       return {std::make_unique<DiskSimulation<Dla002<Model>, O>>(std::move(engine), h, 0.0,
                                                                  std::move(cols)),
               {}};
     }
     LdapVci<Model> engine(model, h, opt);
-    engine.reset(q0, model.massMatrix(q0) * wBack);
+    engine.reset(q0, model.initialMomentum(q0, u0, w0, h));
     return {std::make_unique<DiskSimulation<LdapVci<Model>, O>>(std::move(engine), h, 0.0,
                                                                 std::move(cols)),
             {}};

@@ -122,6 +122,17 @@ struct RollingDiskModel : LdapTypes<4, 2> {
     return ClosedForm::Solved;
   }
 
+  /// Initial momentum at node q(0) (spec §4.5): p0 = M (R cos(phi0 - h w0/2) u0,
+  /// R sin(phi0 - h w0/2) u0, u0, w0), the momentum of the midpoint chord ending at q(0); with it
+  /// the regular steps keep (u, w) = (u0, w0) exactly.
+  Vec initialMomentum(const Vec& q0, double u0, double w0, double h) const {
+    return massMatrix(q0) * chordVelocity(q0[3] - h * w0, u0, w0, h);
+  }
+  /// The node before q(0) on that chord (P002's two initial points are (it, q(0))).
+  Vec previousNode(const Vec& q0, double u0, double w0, double h) const {
+    return q0 - h * chordVelocity(q0[3] - h * w0, u0, w0, h);
+  }
+
   /// Continuous momentum M X(q) z of the reduced velocity z = (u, w) at q.
   Vec momentum(const Vec& q, double u, double w) const {
     return Vec(m * R * std::cos(q[3]) * u, m * R * std::sin(q[3]) * u, I * u, J * w);

@@ -1,0 +1,3 @@
+# Nonholonomic systems with impacts (core/nonholonomic): the LDAP collision integrator of P000,
+# pendulum-cylinder, disk-wall, disk-table (spec vci-planar-nonholonomic §3-§7).
+ricochet_add_test(NAME test_nonholonomic_disk SOURCES test_nonholonomic_disk.cpp LABELS core TIMEOUT 300)
