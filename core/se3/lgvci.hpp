@@ -52,9 +52,9 @@ struct RigidBodyState {
 inline double phi(const RigidBodyModel& model, const Vec3& x, const Mat3& R,
                   SupportPoint* support = nullptr) {
   const Vec3 u = R.transpose() * model.n;
-  const SupportPoint s = lowestPoint(model.shape, u);
-  if (support) *support = s;
-  return model.n.dot(x) + s.height;
+  if (!support) return model.n.dot(x) + lowestHeight(model.shape, u);
+  *support = lowestPoint(model.shape, u);
+  return model.n.dot(x) + support->height;
 }
 
 /// Body-frame rotational gradient of Phi, chi = rho_C x u (spec §4.1, §10.3), m: for

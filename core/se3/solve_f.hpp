@@ -52,8 +52,14 @@ inline SolveFResult solveFCayley(const Mat3& J, const Mat3& Jinv, const Vec3& mu
                                  int maxIterations = 50) {
   SolveFResult r;
   Vec3 f = 0.5 * (Jinv * mu);
+  // The f-independent part B = hat(mu) - 2J of both: G = mu + B f + (f.mu) f,
+  // grad G = B + f mu^T + (f.mu) I (the same G and grad G as above, fewer operations per iteration).
+  const Mat3 B = hat(mu) - 2.0 * J;
   for (int it = 1; it <= maxIterations; ++it) {
-    const Vec3 df = -solve3(cayleyJacobian(J, mu, f), cayleyResidual(J, mu, f));
+    const double fm = f.dot(mu);
+    Mat3 A = B + f * mu.transpose();
+    A.diagonal().array() += fm;
+    const Vec3 df = -solve3(A, mu + B * f + fm * f);
     f += df;
     r.iterations = it;
     r.lastStep = df.cwiseAbs().maxCoeff();
