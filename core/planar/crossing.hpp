@@ -17,7 +17,8 @@
 //     checked, so a crossing that dips out and back in between two samples is not missed.
 //  3. Brent (core/numerics/roots.hpp) on the bracket; the bracket end on the admissible side is
 //     returned, so the impact point satisfies g_j >= 0 exactly as evaluated.
-// Contact at s = 0 (G_j(0) <= 0, e.g. the gap just resolved, or a corner where two gaps touch):
+// Contact at s = 0 (G_j(0) within its round-off floor gapRoundoff(), e.g. the gap just resolved,
+// or a corner where two gaps touch; the sign of G_j(0) is then noise and cannot seed a bracket):
 // inward rate G_j'(0) < 0 means an impact right at s = 0 ("immediate", the sequential corner rule of
 // §2.8); outward rate means the gap must first separate, so a later crossing is bracketed after the
 // maximum of G_j. Of all gaps the earliest crossing wins (§2.5a).
@@ -27,6 +28,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace ricochet::planar {
 
@@ -45,6 +47,17 @@ struct Crossing {
   double s = 1.0;          ///< fraction of the path at the crossing, in [0, 1]
   int gap = -1;
 };
+
+/// Round-off floor of g_j near q: a change of q by one ulp per coordinate moves g_j by up to
+/// sum_i |dg_j/dq_i| ulp(q_i), plus the evaluation error. A gap within this floor of zero is in
+/// contact; its sign is noise. (Unwrapped angles grow large in long runs: theta ~ 1e5 rad has
+/// ulp 1.5e-11.)
+template <PlanarModel Model>
+double gapRoundoff(const Model& model, int j, const typename Model::Vec& q) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  return 4.0 * eps *
+         model.gapGradient(j, q).cwiseAbs().dot((q.cwiseAbs().array() + model.lengthScale).matrix());
+}
 
 /// Step 1 of the rule for all gaps at once: true when no gap can cross on [0, 1], so no sampling is
 /// needed. Inline so that the smooth step stays a handful of instructions.
@@ -86,7 +99,6 @@ Crossing firstCrossing(const Model& model, const Path& path, const typename Mode
   G[K] = g1;
   for (int i = 1; i < K; ++i) model.gaps(path.position(i * ds), G[i]);
 
-  auto gapAt = [&](int j, double s) { return model.gap(j, path.position(s)); };
   auto brent = [&](auto&& f, double lo, double hi, double flo, double fhi) {
     return brentRoot(f, lo, hi, flo, fhi, options.tolerance, 0.0, options.maxIterations);
   };
@@ -94,7 +106,19 @@ Crossing firstCrossing(const Model& model, const Path& path, const typename Mode
   Crossing best;
   for (int j = 0; j < kGaps; ++j) {
     if (!suspect[j]) continue;
-    if (!(G[0][j] > 0.0) && path.gapRate(j, 0.0) < 0.0) {  // contact, moving inward
+    auto gj = [&](double s) { return model.gap(j, path.position(s)); };
+    auto rate = [&](double s) { return path.gapRate(j, s); };
+    // Records the root of G_j in [lo, hi] (G(lo) >= 0 > G(hi)), on the admissible side.
+    auto bracketed = [&](double lo, double hi, double flo, double fhi) {
+      const RootResult r = brent(gj, lo, hi, flo, fhi);
+      if (!r.converged) return Crossing{true, false, true, lo, j};
+      const double root = r.fx >= 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
+      return Crossing{true, false, false, root, j};
+    };
+    // In contact at s = 0: G_j(0) within its round-off floor (e.g. the gap just resolved; its
+    // sign there is noise, so it must not seed a bracket).
+    const bool contact = !(G[0][j] > gapRoundoff(model, j, path.position(0.0)));
+    if (contact && rate(0.0) < 0.0) {  // moving inward: impact right here (§2.8)
       Crossing c;
       c.found = c.immediate = true;
       c.s = 0.0;
@@ -103,54 +127,45 @@ Crossing firstCrossing(const Model& model, const Path& path, const typename Mode
     }
     const double kappa = std::max(curvature[j], 0.0);
     for (int i = 1; i <= K; ++i) {
-      double lo = (i - 1) * ds;
+      const double lo = (i - 1) * ds;
       const double hi = i == K ? 1.0 : i * ds;
       if (best.found && lo >= best.s) break;  // cannot beat the crossing found so far
-      double flo = G[i - 1][j];
+      const double flo = G[i - 1][j];
       const double fhi = G[i][j];
+      const bool fromContact = (i == 1 && contact) || !(flo > 0.0);
+      Crossing c;
       if (!(fhi < 0.0)) {
         // Both ends admissible: look for a dip only where the curvature bound allows one.
-        if (!(flo > 0.0) || std::min(flo, fhi) - kappa * ds * ds / 8.0 > 0.0) continue;
-        const double dlo = path.gapRate(j, lo);
+        if (fromContact || std::min(flo, fhi) - kappa * ds * ds / 8.0 > 0.0) continue;
+        const double dlo = rate(lo);
         if (!(dlo < 0.0)) continue;
-        const double dhi = path.gapRate(j, hi);
+        const double dhi = rate(hi);
         if (!(dhi > 0.0)) continue;
-        auto rate = [&](double s) { return path.gapRate(j, s); };
-        const RootResult m = brent(rate, lo, hi, dlo, dhi);
-        const double fmin = gapAt(j, m.x);
+        const double smin = brent(rate, lo, hi, dlo, dhi).x;
+        const double fmin = gj(smin);
         if (!(fmin < 0.0)) continue;
-        auto gj = [&](double s) { return gapAt(j, s); };
-        const RootResult r = brent(gj, lo, m.x, flo, fmin);
-        if (!r.converged) return Crossing{true, false, true, lo, j};
-        const double root = r.fx >= 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
-        if (!best.found || root < best.s) best = Crossing{true, false, false, root, j};
-        break;
-      }
-      if (!(flo > 0.0)) {
-        // Leaving contact (G(lo) <= 0, outward rate): the crossing comes after the maximum.
+        c = bracketed(lo, smin, flo, fmin);
+      } else if (fromContact) {
+        // Leaving contact (outward rate): the crossing comes after the maximum of G_j.
         double smax = lo;
-        if (path.gapRate(j, lo) > 0.0) {
-          const double dhi = path.gapRate(j, hi);
-          if (dhi < 0.0) {
-            auto rate = [&](double s) { return path.gapRate(j, s); };
-            smax = brent(rate, lo, hi, path.gapRate(j, lo), dhi).x;
-          }
+        const double dlo = rate(lo);
+        if (dlo > 0.0) {
+          const double dhi = rate(hi);
+          if (dhi < 0.0) smax = brent(rate, lo, hi, dlo, dhi).x;
         }
-        const double fmax = gapAt(j, smax);
-        if (!(fmax > 0.0)) {
-          // Never separated by more than round-off: a zero-depth re-impact at the maximum. (Only
+        const double fmax = gj(smax);
+        if (fmax > gapRoundoff(model, j, path.position(smax))) {
+          c = bracketed(smax, hi, fmax, fhi);
+        } else {
+          // Never separated beyond round-off: a zero-depth re-impact at the maximum. (Only
           // grazing contacts get here; repeated, it ends in the per-step impact cap.)
-          if (!best.found || smax < best.s) best = Crossing{true, false, false, smax, j};
-          break;
+          c = Crossing{true, false, false, smax, j};
         }
-        lo = smax;
-        flo = fmax;
+      } else {
+        c = bracketed(lo, hi, flo, fhi);
       }
-      auto gj = [&](double s) { return gapAt(j, s); };
-      const RootResult r = brent(gj, lo, hi, flo, fhi);
-      if (!r.converged) return Crossing{true, false, true, lo, j};
-      const double root = r.fx >= 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
-      if (!best.found || root < best.s) best = Crossing{true, false, false, root, j};
+      if (c.failed) return c;
+      if (!best.found || c.s < best.s) best = c;
       break;
     }
   }

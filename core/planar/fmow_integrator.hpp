@@ -78,11 +78,15 @@ class FmowIntegrator {
   struct JointResidual {
     Eigen::Vector2d r;  ///< (E_d(q~, q~', d) - E-, g_k(q~'))
     Eigen::Matrix2d J;  ///< d r / d (mu, d)
+    /// Round-off floors of r: a change of q~' below one ulp per coordinate moves r[1] by up to
+    /// sum |n_k,i| ulp(q~'_i) and r[0] by sum |grad V_i| ulp(q~'_i) (large x or theta after long
+    /// runs), so tighter residuals are not attainable.
+    Eigen::Vector2d floor;
   };
 
   /// `h` in s (> 0).
   FmowIntegrator(const Model& model, double h, const FmowOptions& options = {})
-      : model_(model), h_(h), options_(options) {
+      : model_(model), inverseMass_(model.massDiagonal.cwiseInverse()), h_(h), options_(options) {
     options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
     detection_.subsamples = options_.subsamples;
     detection_.tolerance = options_.tolerance;
@@ -93,7 +97,7 @@ class FmowIntegrator {
   const FmowOptions& options() const { return options_; }
 
   // ---- building blocks (public: the tests check them against FMOW's equations) -------------
-  Vec inverseMass(const Vec& v) const { return v.cwiseQuotient(model_.massDiagonal); }
+  Vec inverseMass(const Vec& v) const { return v.cwiseProduct(inverseMass_); }
   /// Kinetic energy 1/2 p^T M^-1 p, J.
   double kineticEnergy(const Vec& p) const { return 0.5 * p.dot(inverseMass(p)); }
   /// Node energy H(q, p) = 1/2 p^T M^-1 p + V(q), J (§3.5).
@@ -224,11 +228,15 @@ class FmowIntegrator {
     out.J(0, 1) = -0.5 * v.dot(ci) + 0.5 * ce.dot(dqdd);
     out.J(1, 0) = d * nk.dot(mnj);
     out.J(1, 1) = nk.dot(dqdd);
+    const Vec scale = qe.cwiseAbs().array() + model_.lengthScale;
+    out.floor[0] = 4.0 * kEps * (std::fabs(eMinus) + kineticEnergy(pPlus) + ce.cwiseAbs().dot(scale));
+    out.floor[1] = gapRoundoff(model_, k, qe);
     return out;
   }
 
   /// Newton on (78) from (mu0, d0) with the analytic Jacobian, backtracking on the scaled
-  /// residual, d kept in [0, tauMax].
+  /// residual, d kept in [0, tauMax]. Converged when each residual is within the tolerance plus
+  /// its round-off floor.
   JointSolution solveJoint(const Vec& qi, const Vec& ci, const Vec& pMinus, const Vec& nj,
                            double eMinus, int k, double mu0, double d0, double tauMax) const {
     JointSolution out;
@@ -238,17 +246,22 @@ class FmowIntegrator {
     auto merit = [&](const Eigen::Vector2d& r) {
       return std::fabs(r[0]) / eScale + std::fabs(r[1]) / model_.lengthScale;
     };
+    auto converged = [&](const JointResidual& X) {
+      return std::fabs(X.r[0]) <= eTol + X.floor[0] && std::fabs(X.r[1]) <= gTol + X.floor[1];
+    };
     double mu = mu0, d = std::clamp(d0, 0.0, tauMax);
     JointResidual R = jointResidual(qi, ci, pMinus, nj, eMinus, k, mu, d);
     for (int it = 0; it < options_.maxIterations; ++it) {
       if (!R.r.allFinite() || !R.J.allFinite()) break;
-      if (std::fabs(R.r[0]) <= eTol && std::fabs(R.r[1]) <= gTol) {
+      if (converged(R)) {
         out.ok = true;
         break;
       }
-      const double det = R.J.determinant();
+      const Eigen::Matrix2d& J = R.J;
+      const double det = J(0, 0) * J(1, 1) - J(0, 1) * J(1, 0);
       if (!(std::fabs(det) > 0.0)) break;
-      const Eigen::Vector2d step = -(R.J.inverse() * R.r);
+      const Eigen::Vector2d step(-(J(1, 1) * R.r[0] - J(0, 1) * R.r[1]) / det,
+                                 -(J(0, 0) * R.r[1] - J(1, 0) * R.r[0]) / det);  // -J^-1 r
       if (std::fabs(step[0]) <= 8.0 * kEps * std::fabs(mu) &&
           std::fabs(step[1]) <= 8.0 * kEps * tauMax) {
         out.ok = true;  // at the round-off floor
@@ -268,7 +281,16 @@ class FmowIntegrator {
           break;
         }
       }
-      if (!accepted) break;
+      if (!accepted) {
+        // The gap residual is stuck at its round-off staircase (d moves q~' by less than an ulp):
+        // finish the smooth energy equation in mu alone, d fixed.
+        for (int polish = 0; polish < 8 && !converged(R) && R.J(0, 0) != 0.0; ++polish) {
+          mu -= R.r[0] / R.J(0, 0);
+          R = jointResidual(qi, ci, pMinus, nj, eMinus, k, mu, d);
+        }
+        out.ok = R.r.allFinite() && converged(R);
+        break;
+      }
     }
     out.mu = mu;
     out.d = d;
@@ -284,25 +306,14 @@ class FmowIntegrator {
   /// (cached between steps). On failure nothing is modified. Impacts: lastStep().
   RunStatus step(Vec& q, Vec& p, GapVec& gaps) {
     report_.impactCount = 0;
-    report_.status = RunStatus::Ok;
     const Vec c = model_.potentialGradient(q);
     const Drift path = drift(h_, q, p, c);
     const Vec qEnd = path.position(1.0);
     GapVec gEnd, kappa;
     model_.gaps(qEnd, gEnd);
     model_.gapCurvatureBounds(q, path.a, path.b, kappa);
-    Crossing x;
-    if (!clearOfContact(gaps, gEnd, kappa)) x = firstCrossing(model_, path, gaps, gEnd, kappa, detection_);
-    if (!x.found) [[likely]] {
-      const Vec pEnd = p - (0.5 * h_) * (c + model_.potentialGradient(qEnd));
-      if (!std::isfinite(qEnd.sum() + pEnd.sum())) return fail(RunStatus::NonFinite, "", -1, 1.0, 0);
-      q = qEnd;
-      p = pEnd;
-      gaps = gEnd;
-      lastTau_ = h_;
-      return RunStatus::Ok;
-    }
-    return impactStep(q, p, gaps, c, path, x);
+    if (clearOfContact(gaps, gEnd, kappa)) [[likely]] return finishSmooth(q, p, gaps, c, qEnd, gEnd);
+    return contactStep(q, p, gaps, c, path, qEnd, gEnd, kappa);
   }
 
   /// The impacts (and failure) of the last step.
@@ -344,7 +355,29 @@ class FmowIntegrator {
     r.reflectionFallback = imp.reflectionFallback;
   }
 
-  [[gnu::noinline]] RunStatus impactStep(Vec& q, Vec& p, GapVec& gaps, const Vec& c,
+  /// Commits a step without impact: (q_{k+1}, p_{k+1}) by (V).
+  RunStatus finishSmooth(Vec& q, Vec& p, GapVec& gaps, const Vec& c, const Vec& qEnd,
+                         const GapVec& gEnd) {
+    const Vec pEnd = p - (0.5 * h_) * (c + model_.potentialGradient(qEnd));
+    if (!std::isfinite(qEnd.sum() + pEnd.sum())) [[unlikely]] return fail(RunStatus::NonFinite, "", -1, 1.0, 0);
+    q = qEnd;
+    p = pEnd;
+    gaps = gEnd;
+    lastTau_ = h_;
+    return RunStatus::Ok;
+  }
+
+  /// A step the curvature test could not clear: sampled detection, then smooth or impact step.
+  [[gnu::noinline]] RunStatus contactStep(Vec& q, Vec& p, GapVec& gaps, const Vec& c,
+                                          const Drift& path, const Vec& qEnd, const GapVec& gEnd,
+                                          const GapVec& kappa) {
+    report_.status = RunStatus::Ok;
+    const Crossing x = firstCrossing(model_, path, gaps, gEnd, kappa, detection_);
+    if (!x.found) return finishSmooth(q, p, gaps, c, qEnd, gEnd);
+    return impactStep(q, p, gaps, c, path, x);
+  }
+
+  RunStatus impactStep(Vec& q, Vec& p, GapVec& gaps, const Vec& c,
                                          const Drift& path, const Crossing& x) {
     if (x.failed) return fail(RunStatus::SolverFailed, "the impact time (root of the gap) did not converge", x.gap, x.s, 0.0);
     double elapsed = x.s;  // fraction of h from t_k to the current impact point
@@ -418,6 +451,7 @@ class FmowIntegrator {
   }
 
   Model model_;
+  Vec inverseMass_;  // M^-1 (diagonal)
   double h_;
   FmowOptions options_;
   DetectionOptions detection_;

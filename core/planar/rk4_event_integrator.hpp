@@ -49,7 +49,7 @@ class Rk4EventIntegrator {
 
   /// `h` in s (> 0).
   Rk4EventIntegrator(const Model& model, double h, const Rk4EventOptions& options = {})
-      : model_(model), h_(h), options_(options) {
+      : model_(model), inverseMass_(model.massDiagonal.cwiseInverse()), h_(h), options_(options) {
     options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
     detection_.subsamples = options_.subsamples;
     detection_.tolerance = options_.tolerance;
@@ -57,7 +57,7 @@ class Rk4EventIntegrator {
 
   const Model& model() const { return model_; }
   double timeStep() const { return h_; }
-  Vec inverseMass(const Vec& v) const { return v.cwiseQuotient(model_.massDiagonal); }
+  Vec inverseMass(const Vec& v) const { return v.cwiseProduct(inverseMass_); }
   double nodeEnergy(const Vec& q, const Vec& p) const {
     return 0.5 * p.dot(inverseMass(p)) + model_.potential(q);
   }
@@ -143,6 +143,7 @@ class Rk4EventIntegrator {
   }
 
   Model model_;
+  Vec inverseMass_;  // M^-1 (diagonal)
   double h_;
   Rk4EventOptions options_;
   DetectionOptions detection_;

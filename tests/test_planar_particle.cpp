@@ -1,0 +1,115 @@
+// particle-floor through the registry (spec §4.1, §7 A1-A4): first impact, 1000 impacts, energy
+// band, exact p_x, admissibility at every step, and the content of the impact records.
+
+#include "core/model/registry.hpp"
+
+#include <QtTest>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace ricochet;
+
+namespace {
+
+struct Collect : ImpactSink {
+  std::vector<ImpactRecord> impacts;
+  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
+};
+
+std::size_t column(const Simulation& sim, const std::string& name) {
+  const auto cols = sim.columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    if (cols[i] == name) return i;
+  }
+  return cols.size();
+}
+
+Scenario particleDefaults() { return defaultScenario(*findSystem("particle-floor")); }
+
+constexpr double kG = 9.8, kH = 0.01;
+
+}  // namespace
+
+class TestPlanarParticle : public QObject {
+  Q_OBJECT
+ private slots:
+  // A1: first impact at t1 = sqrt(2 y0 / g) = 0.4517539515 s (exact; 1e-9), alpha = 0.1754 (1e-4).
+  void a1_firstImpact() {
+    CreateResult cr = createSimulation(particleDefaults());
+    QVERIFY2(cr.simulation, cr.error.c_str());
+    Collect sink;
+    while (sink.impacts.empty()) QVERIFY(cr.simulation->advance(1, &sink).ok());
+    const ImpactRecord& r = sink.impacts.front();
+    qInfo("A1: t = %.12f s, alpha = %.6f", r.t, r.alpha);
+    QVERIFY(std::fabs(r.t - 0.4517539515) <= 1e-9);
+    QVERIFY(std::fabs(r.alpha - 0.1754) <= 1e-4);
+    // Verlet is exact on the parabola, so the only error left is the root tolerance.
+    QVERIFY(std::fabs(r.t - std::sqrt(2.0 / kG)) <= 1e-12);
+    QCOMPARE(r.step, std::int64_t(46));  // inside step 45 -> 46
+    QCOMPARE(r.constraint, 0);
+    QVERIFY(std::fabs(r.contactPoint.y()) <= 1e-12);
+    QVERIFY(std::fabs(r.contactPoint.x() - (-2.0 * r.t)) <= 1e-12);
+    QVERIFY(r.impulse > 0.0);
+    // The continuous energy at the impact point changes by (h^2/8) m g^2 (1 - 2 alpha) (§2.7).
+    const double expected = kH * kH / 8.0 * kG * kG * (1.0 - 2.0 * r.alpha);
+    QVERIFY(std::fabs((r.energyAfter - r.energyBefore) - expected) <= 1e-12);
+  }
+
+  // A2: 1000th impact at 903.05 s (+-0.05; exact 903.056). A3: max |H - E0| over 1000 impacts
+  // <= 4e-3 (proto 1.8e-3). A4: p_x = -2 exactly. Admissibility: gap >= -1e-12 at every step.
+  void a2a3a4_thousandImpacts() {
+    Scenario sc = particleDefaults();
+    CreateResult cr = createSimulation(sc);
+    QVERIFY2(cr.simulation, cr.error.c_str());
+    Simulation& sim = *cr.simulation;
+    const double e0 = sim.energy().total();
+    QVERIFY(std::fabs(e0 - 11.8) <= 1e-12);
+    const std::size_t px = column(sim, "mom.px"), gap = column(sim, "con.gap");
+    QVERIFY(px < sim.columns().size() && gap < sim.columns().size());
+    std::vector<double> row(sim.columns().size());
+    Collect sink;
+    double maxDev = 0.0, minGap = 1e300, worstPx = 0.0;
+    while (sink.impacts.size() < 1000) {
+      const AdvanceResult r = sim.advance(1, &sink);
+      QVERIFY2(r.ok(), r.message.c_str());
+      maxDev = std::max(maxDev, std::fabs(sim.energy().total() - e0));
+      sim.sample(row);
+      minGap = std::min(minGap, row[gap]);
+      worstPx = std::max(worstPx, std::fabs(row[px] + 2.0));
+      QVERIFY(sim.time() < 1000.0);
+    }
+    const double t1000 = sink.impacts[999].t;
+    qInfo("A2: 1000th impact at %.4f s (exact 903.056); A3: max|H - E0| = %.3e; min gap %.2e; "
+          "max |p_x + 2| = %.1e", t1000, maxDev, minGap, worstPx);
+    QVERIFY(std::fabs(t1000 - 903.05) <= 0.05);
+    QVERIFY(maxDev <= 4e-3);
+    QVERIFY(maxDev > 1e-4);  // the O(h^2) kicks are really there (amplitude (h^2/8) m g^2 = 1.2e-3)
+    QCOMPARE(worstPx, 0.0);
+    QVERIFY(minGap >= -1e-12);
+    // Every record: one floor impact per step, alpha in (0, 1], time inside its step.
+    for (const ImpactRecord& r : sink.impacts) {
+      QVERIFY(r.alpha >= 0.0 && r.alpha <= 1.0);
+      QVERIFY(r.t >= (r.step - 1) * kH - 1e-9 && r.t <= r.step * kH + 1e-9);
+    }
+  }
+
+  // The e.discrete column is E_d of the last segment (72): H - (h^2/8) m g^2 on smooth steps with
+  // linear gravity (§2.7, P20).
+  void discreteEnergyColumn() {
+    CreateResult cr = createSimulation(particleDefaults());
+    Simulation& sim = *cr.simulation;
+    const std::size_t ed = column(sim, "e.discrete");
+    QVERIFY(ed < sim.columns().size());
+    std::vector<double> row(sim.columns().size());
+    for (int k = 0; k < 40; ++k) {  // before the first impact (step 46)
+      sim.sample(row);
+      QVERIFY(std::fabs(row[ed] - (sim.energy().total() - kH * kH / 8.0 * kG * kG)) <= 1e-12);
+      QVERIFY(sim.advance(1, nullptr).ok());
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestPlanarParticle)
+#include "test_planar_particle.moc"
