@@ -39,6 +39,10 @@ class SceneView {
   void setFollow(bool follow);
   bool follow() const;
   void setTrailVisible(bool visible);
+  /// What setScene() could not draw, one clause per skipped element naming the offending value
+  /// (e.g. "body 'star' part 0: prism depth = -1 m is not > 0 (not drawn)"); empty when all is
+  /// drawn. Bad input never crashes the view: bad parts are left out, bad poses keep the last one.
+  const std::string& sceneError() const;
 
  private:
   struct Impl;
@@ -53,6 +57,8 @@ class OffscreenRenderer {
   static std::unique_ptr<OffscreenRenderer> create(int width, int height, std::string* error);
   ~OffscreenRenderer();
   SceneView& scene();
+  /// The renderer the scene draws into (e.g. to add overlays such as a time label).
+  vtkRenderer* renderer() const;
   int width() const;
   int height() const;
   /// Renders one frame and copies it as packed RGB, top row first (width*height*3 bytes).

@@ -6,4 +6,8 @@ if(RICOCHET_BUILD_GUI)
          VTK::RenderingContextOpenGL2 VTK::FiltersSources VTK::InteractionStyle TIMEOUT 120)
   vtk_module_autoinit(TARGETS test_render_widget MODULES VTK::RenderingOpenGL2 VTK::ChartsCore
     VTK::ViewsContext2D VTK::RenderingContextOpenGL2 VTK::InteractionStyle VTK::RenderingFreeType)
+
+  ricochet_add_test(NAME test_render_scene SOURCES test_render_scene.cpp LABELS gui
+    LIBS ricochet_scene VTK::RenderingOpenGL2 VTK::IOImage VTK::CommonDataModel TIMEOUT 300)
+  vtk_module_autoinit(TARGETS test_render_scene MODULES VTK::RenderingOpenGL2 VTK::IOImage)
 endif()

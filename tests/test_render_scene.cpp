@@ -1,0 +1,633 @@
+// SceneView and OffscreenRenderer (render/scene_view.hpp): every Shape and Obstacle kind and every
+// registered system's default scene render to a non-blank frame in which the body moves with its
+// pose; trail memory is bounded; switching scenes leaves nothing behind; impact marks age on the
+// simulated clock; follow mode holds the body still on screen over 1000s of metres; bad input is
+// named, not crashed on. Frames are saved as build-render/render_scene_*.png for inspection.
+// Needs an X display: run under xvfb-run (./test.sh does).
+
+#include "core/model/registry.hpp"
+#include "render/scene_geometry.hpp"
+#include "render/scene_view.hpp"
+
+#include <QtTest>
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkImageData.h>
+#include <vtkLightCollection.h>
+#include <vtkMapper.h>
+#include <vtkNew.h>
+#include <vtkPNGReader.h>
+#include <vtkPolyData.h>
+#include <vtkPropCollection.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkRendererCollection.h>
+#include <vtkWeakPointer.h>
+
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+using namespace ricochet;
+using ricochet::render::OffscreenRenderer;
+using ricochet::render::SceneView;
+
+namespace {
+
+constexpr int kW = 480;
+constexpr int kH = 360;
+
+struct Frame {
+  std::vector<unsigned char> rgb;
+  int w = kW, h = kH;
+  const unsigned char* px(int x, int y) const { return rgb.data() + (static_cast<std::size_t>(y) * w + x) * 3; }
+};
+
+// Pixels whose colour differs from `other` by more than 30 (sum of |dR|+|dG|+|dB|, 0..765):
+// antialiasing and gradient dithering change a few levels, an object against the background
+// tens to hundreds.
+int changedPixels(const Frame& a, const Frame& b) {
+  int n = 0;
+  for (int i = 0; i < a.w * a.h; ++i) {
+    const unsigned char* p = a.rgb.data() + 3 * i;
+    const unsigned char* q = b.rgb.data() + 3 * i;
+    if (std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) > 30) ++n;
+  }
+  return n;
+}
+
+// Centroid (pixels, y down) of the pixels dominated by red: the test bodies are painted
+// (0.85, 0.15, 0.12); shading keeps R well above G and B, while background, floors and grids are
+// grey-blue (R <= B).
+bool redCentroid(const Frame& f, double* cx, double* cy, int* count = nullptr) {
+  double sx = 0.0, sy = 0.0;
+  int n = 0;
+  for (int y = 0; y < f.h; ++y) {
+    for (int x = 0; x < f.w; ++x) {
+      const unsigned char* p = f.px(x, y);
+      if (p[0] > p[1] + 50 && p[0] > p[2] + 50) {
+        sx += x;
+        sy += y;
+        ++n;
+      }
+    }
+  }
+  if (count) *count = n;
+  if (n == 0) return false;
+  *cx = sx / n;
+  *cy = sy / n;
+  return true;
+}
+
+const Rgb kRed{0.85f, 0.15f, 0.12f};
+
+PlaneObstacle floorZ() {
+  PlaneObstacle p;
+  p.point = Eigen::Vector3d::Zero();
+  p.normal = Eigen::Vector3d::UnitZ();
+  p.halfExtent = 6.0;
+  return p;
+}
+
+SceneSpec spatialScene(const Shape& shape, bool axes = true) {
+  SceneSpec s;
+  s.view = ViewKind::Spatial;
+  BodyPart part;
+  part.shape = shape;
+  part.color = kRed;
+  part.showAxes = axes;
+  s.bodies.push_back(BodySpec{"body", {part}});
+  s.obstacles.push_back(floorZ());
+  s.characteristicLength = 1.0;
+  return s;
+}
+
+std::vector<Eigen::Vector2d> starOutline(double tip, double inner) {
+  // Four-point star: tips on the diagonals, inner vertices on the axes (non-convex).
+  std::vector<Eigen::Vector2d> o;
+  for (int k = 0; k < 8; ++k) {
+    const double a = M_PI / 4.0 + k * M_PI / 4.0;
+    const double r = (k % 2 == 0) ? tip : inner;
+    o.emplace_back(r * std::cos(a), r * std::sin(a));
+  }
+  return o;
+}
+
+Pose at(double x, double y, double z, double angleZ = 0.0) {
+  Pose p;
+  p.position = Eigen::Vector3d(x, y, z);
+  p.rotation = Eigen::AngleAxisd(angleZ, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  return p;
+}
+
+Pose tilted(double x, double y, double z) {
+  Pose p = at(x, y, z);
+  p.rotation = (Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitZ()) *
+                Eigen::AngleAxisd(0.35, Eigen::Vector3d::UnitX()))
+                   .toRotationMatrix();
+  return p;
+}
+
+// Sum over the renderer's props of their mapper inputs' memory (kB): what the scene holds.
+unsigned long sceneMemoryKb(vtkRenderer* r) {
+  unsigned long kb = 0;
+  vtkPropCollection* props = r->GetViewProps();
+  props->InitTraversal();
+  while (vtkProp* p = props->GetNextProp()) {
+    if (auto* a = vtkActor::SafeDownCast(p)) {
+      if (a->GetMapper() && a->GetMapper()->GetInput()) kb += a->GetMapper()->GetInput()->GetActualMemorySize();
+    }
+  }
+  return kb;
+}
+
+std::set<vtkProp*> propSet(vtkRenderer* r) {
+  std::set<vtkProp*> s;
+  vtkPropCollection* props = r->GetViewProps();
+  props->InitTraversal();
+  while (vtkProp* p = props->GetNextProp()) s.insert(p);
+  return s;
+}
+
+}  // namespace
+
+class TestRenderScene : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<OffscreenRenderer> off_;
+  vtkRenderer* renderer_ = nullptr;
+
+  Frame render() {
+    Frame f;
+    off_->renderFrame(f.rgb);
+    return f;
+  }
+  void save(const QString& name) {
+    std::string err;
+    const std::string path = std::string(RICOCHET_BINARY_DIR) + "/render_scene_" + name.toStdString() + ".png";
+    QVERIFY2(off_->writePng(path, &err), err.c_str());
+  }
+  // A frame of `scene` with nothing in it but its background, for "not blank" comparisons.
+  Frame backgroundOnly(ViewKind view) {
+    SceneSpec empty;
+    empty.view = view;
+    off_->scene().setScene(empty);
+    return render();
+  }
+
+  // Renders `scene` with the first body at `p0`, then at `p1`; checks the frame is not blank and
+  // that the red body's pixels moved by at least `minShiftPx` on screen.
+  void checkMoves(const SceneSpec& scene, const Pose& p0, const Pose& p1, const QString& name,
+                  double minShiftPx) {
+    const Frame bg = backgroundOnly(scene.view);
+    SceneView& view = off_->scene();
+    view.setScene(scene);
+    QVERIFY2(view.sceneError().empty(), view.sceneError().c_str());
+    view.setTrailVisible(false);
+    std::vector<Pose> poses(scene.bodies.size(), p0);
+    view.setPoses(poses, 0.0);
+    const Frame f0 = render();
+    save(name);
+    // Not blank: at least 1% of the frame differs from the empty scene's. Every test body spans
+    // >= 0.2 L in a view about 2.6 L tall (>= 5000 of 172800 pixels), plus its floor.
+    const int changed = changedPixels(f0, bg);
+    QVERIFY2(changed > kW * kH / 100, qPrintable(QString("%1: only %2 pixels differ from the empty scene").arg(name).arg(changed)));
+    double x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0;
+    int n0 = 0;
+    QVERIFY2(redCentroid(f0, &x0, &y0, &n0), qPrintable(name + ": body not visible"));
+    poses.assign(scene.bodies.size(), p1);
+    view.setPoses(poses, 0.1);
+    const Frame f1 = render();
+    QVERIFY2(redCentroid(f1, &x1, &y1), qPrintable(name + ": body not visible after the move"));
+    const double shift = std::hypot(x1 - x0, y1 - y0);
+    QVERIFY2(shift >= minShiftPx, qPrintable(QString("%1: body moved %2 px on screen").arg(name).arg(shift)));
+  }
+
+ private slots:
+  void initTestCase() {
+    std::string err;
+    off_ = OffscreenRenderer::create(kW, kH, &err);
+    QVERIFY2(off_, err.c_str());
+    renderer_ = off_->renderer();
+    QCOMPARE(off_->width(), kW);
+    QCOMPARE(off_->height(), kH);
+  }
+
+  // ---- geometry -----------------------------------------------------------------------------
+
+  void triangulationOfNonConvexOutlinesCoversExactlyTheArea() {
+    using render::geometry::signedArea;
+    using render::geometry::triangulate;
+    const std::vector<std::vector<Eigen::Vector2d>> outlines = {
+        starOutline(0.5, 0.2),
+        {{0, 0}, {3, 0}, {3, 2}, {2, 2}, {2, 1}, {1, 1}, {1, 2}, {0, 2}},  // U shape
+        {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {0, 1}},                          // collinear vertex
+    };
+    for (auto outline : outlines) {
+      for (int reversed = 0; reversed < 2; ++reversed) {
+        if (reversed) std::reverse(outline.begin(), outline.end());
+        const auto tris = triangulate(outline);
+        QVERIFY(!tris.empty());
+        QVERIFY(tris.size() <= outline.size() - 2);
+        double sum = 0.0;
+        for (const auto& t : tris) {
+          const double a = signedArea({outline[t[0]], outline[t[1]], outline[t[2]]});
+          QVERIFY(a > 0.0);  // counter-clockwise, no folded triangles
+          sum += a;
+        }
+        // A triangulation that spilled outside a non-convex outline would overshoot its area.
+        QVERIFY(std::fabs(sum - std::fabs(signedArea(outline))) < 1e-12);
+      }
+    }
+    QVERIFY(triangulate({{0, 0}, {1, 1}, {2, 2}}).empty());  // zero area
+  }
+
+  void roundedBoxLiesOnTheMinkowskiSurface() {
+    const Eigen::Vector3d h(0.5, 0.4, 0.3);
+    const double r = 0.1;
+    vtkSmartPointer<vtkPolyData> pd = render::geometry::box(h, r);
+    const Eigen::Vector3d inner = (h.array() - r).matrix();
+    double worst = 0.0;
+    for (vtkIdType i = 0; i < pd->GetNumberOfPoints(); ++i) {
+      Eigen::Vector3d p;
+      pd->GetPoint(i, p.data());
+      const Eigen::Vector3d c = p.cwiseMax(-inner).cwiseMin(inner);
+      worst = std::max(worst, std::fabs((p - c).norm() - r));  // distance to inner box == r
+    }
+    // Points are stored as float (what the GPU gets): 1e-6 m is float rounding at 0.5 m, while
+    // a wrong mapping (e.g. plain normalisation onto an ellipsoid) errs by ~1e-2 m.
+    QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+    QVERIFY(pd->GetNumberOfPoints() > 500);  // the rounding is actually tessellated
+    // Epsilon-rounded as in the cube-plane system (1e-13): drawn as a plain box.
+    QCOMPARE(render::geometry::box(h, 1e-13)->GetNumberOfPoints(), vtkIdType(24));
+  }
+
+  // ---- every Shape and Obstacle kind --------------------------------------------------------
+
+  void sphereRendersAndMoves() {
+    checkMoves(spatialScene(SphereShape{0.3}), at(0, 0, 0.3), at(0.6, 0, 0.3), "sphere", 20);
+  }
+  void ellipsoidRendersAndMoves() {
+    checkMoves(spatialScene(EllipsoidShape{Eigen::Vector3d(0.5, 0.3, 0.2)}), tilted(0, 0, 0.5),
+               tilted(0, 0.5, 0.7), "ellipsoid", 20);
+  }
+  void boxRoundedRendersAndMoves() {
+    checkMoves(spatialScene(BoxShape{Eigen::Vector3d(0.35, 0.35, 0.35), 0.12}), tilted(0, 0, 0.6),
+               tilted(-0.5, 0, 0.6), "box_rounded", 20);
+  }
+  void boxSharpRendersAndMoves() {
+    checkMoves(spatialScene(BoxShape{Eigen::Vector3d(0.35, 0.35, 0.35), 1e-13}), tilted(0, 0, 0.6),
+               tilted(0, 0, 1.0), "box_sharp", 20);
+  }
+  void cylinderRendersAndMoves() {
+    Pose upright = at(0, 0, 0.5);
+    upright.rotation = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();
+    Pose moved = upright;
+    moved.position.x() = 0.6;
+    checkMoves(spatialScene(CylinderShape{0.45, 0.1}), upright, moved, "cylinder_disk", 20);
+  }
+  void planarStarPrismRendersAndMoves() {
+    SceneSpec s;
+    s.view = ViewKind::Planar;
+    BodyPart part;
+    part.shape = PrismShape{starOutline(0.7, 0.3), 0.2};
+    part.color = kRed;
+    part.showAxes = true;
+    s.bodies.push_back(BodySpec{"star", {part}});
+    PlaneObstacle floor;
+    floor.point = Eigen::Vector3d::Zero();
+    floor.normal = Eigen::Vector3d::UnitY();
+    s.obstacles.push_back(floor);
+    s.characteristicLength = 1.0;
+    checkMoves(s, at(0, 0.9, 0, 0.3), at(0.5, 0.6, 0, 0.8), "prism_star_planar", 30);
+  }
+  void planarParticleOverHatchedFloor() {
+    SceneSpec s;
+    s.view = ViewKind::Planar;
+    BodyPart part;
+    part.shape = SphereShape{0.05};
+    part.color = kRed;
+    s.bodies.push_back(BodySpec{"particle", {part}});
+    PlaneObstacle floor;
+    floor.normal = Eigen::Vector3d::UnitY();
+    s.obstacles.push_back(floor);
+    s.characteristicLength = 1.0;
+    // Small body: 0.1 L across is ~14 px here; ask only that it is seen and moves.
+    const Frame bg = backgroundOnly(ViewKind::Planar);
+    SceneView& view = off_->scene();
+    view.setScene(s);
+    view.setTrailVisible(true);
+    std::vector<Pose> poses{at(0, 1, 0)};
+    view.setPoses(poses, 0.0);
+    for (int i = 1; i <= 40; ++i) {  // half a parabola, to show the trail
+      const double t = 0.0113 * i;
+      poses[0] = at(-2.0 * t, 1.0 - 4.9 * t * t, 0);
+      view.setPoses(poses, t);
+    }
+    view.addImpact(Eigen::Vector3d(poses[0].position.x(), 0.0, 0.0), 0.452);
+    view.setPoses(poses, 0.46);
+    const Frame f = render();
+    save("particle_planar");
+    QVERIFY(changedPixels(f, bg) > kW * kH / 100);
+    double cx = 0.0, cy = 0.0;
+    QVERIFY(redCentroid(f, &cx, &cy));
+    // Planar camera faces the x-y plane from +z with y up, parallel projection.
+    vtkCamera* cam = renderer_->GetActiveCamera();
+    double dop[3], vup[3];
+    cam->GetDirectionOfProjection(dop);
+    cam->GetViewUp(vup);
+    QVERIFY(cam->GetParallelProjection());
+    QVERIFY(std::fabs(dop[2] + 1.0) < 1e-9);
+    QVERIFY(std::fabs(vup[1] - 1.0) < 1e-9);
+  }
+
+  void planeObstacleCylinderAndDiscRender() {
+    // A table (disc), its rim (translucent cylinder seen from outside and above), a wall (plane
+    // with horizontal normal) and a rolling disk inside: all obstacle kinds at once.
+    SceneSpec s;
+    s.view = ViewKind::Spatial;
+    BodyPart wheel;
+    wheel.shape = CylinderShape{0.25, 0.06};
+    wheel.color = kRed;
+    wheel.showAxes = true;
+    s.bodies.push_back(BodySpec{"disk", {wheel}});
+    DiscObstacle table;
+    table.radius = 1.2;
+    CylinderObstacle rim;
+    rim.radius = 1.2;
+    rim.height = 0.3;
+    PlaneObstacle wall;
+    wall.point = Eigen::Vector3d(0, 1.4, 0);
+    wall.normal = -Eigen::Vector3d::UnitY();
+    wall.halfExtent = 1.5;
+    wall.followBody = false;
+    s.obstacles = {table, rim, wall};
+    s.characteristicLength = 1.0;
+    Pose upright = at(0.3, 0, 0.25);
+    upright.rotation = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();
+    Pose moved = upright;
+    moved.position.x() = -0.4;
+    checkMoves(s, upright, moved, "obstacles_table_rim_wall", 20);
+    // Each obstacle kind on its own is visible (differs from the empty frame).
+    for (const Obstacle& o : std::vector<Obstacle>{table, rim, wall}) {
+      SceneSpec only;
+      only.view = ViewKind::Spatial;
+      only.obstacles = {o};
+      const Frame bg = backgroundOnly(ViewKind::Spatial);
+      off_->scene().setScene(only);
+      QVERIFY(off_->scene().sceneError().empty());
+      const Frame f = render();
+      QVERIFY2(changedPixels(f, bg) > kW * kH / 100,
+               qPrintable(QString("obstacle kind %1 not visible").arg(o.index())));
+    }
+  }
+
+  void defaultCamerasFrameTheScene() {
+    SceneView& view = off_->scene();
+    view.setScene(spatialScene(SphereShape{0.3}));
+    std::vector<Pose> poses{at(2, 3, 0.3)};
+    view.setPoses(poses, 0.0);
+    vtkCamera* cam = renderer_->GetActiveCamera();
+    double focal[3], vup[3], dop[3];
+    cam->GetFocalPoint(focal);
+    cam->GetViewUp(vup);
+    cam->GetDirectionOfProjection(dop);
+    QVERIFY(!cam->GetParallelProjection());
+    // Framed on the tracked body, looking down at it (3/4 view) with z up on screen.
+    QVERIFY(std::hypot(focal[0] - 2, focal[1] - 3, focal[2] - 0.3) < 1e-9);
+    QVERIFY(dop[2] < -0.3 && dop[2] > -0.8);
+    QVERIFY(vup[2] > 0.8);
+  }
+
+  // ---- every registered system --------------------------------------------------------------
+
+  void everyRegisteredSystemsDefaultSceneRenders() {
+    if (systems().empty()) QSKIP("no system registered yet");
+    for (const SystemDescription* system : systems()) {
+      const QString id = QString::fromStdString(system->info().id);
+      const Scenario sc = defaultScenario(*system);
+      CreateResult cr = createSimulation(sc);
+      QVERIFY2(cr.simulation, cr.error.c_str());
+      const SceneSpec scene = system->scene(sc.parameters);
+      const Frame bg = backgroundOnly(scene.view);
+      SceneView& view = off_->scene();
+      view.setScene(scene);
+      QVERIFY2(view.sceneError().empty(), qPrintable(id + ": " + QString::fromStdString(view.sceneError())));
+      view.setTrailVisible(false);
+      std::vector<Pose> poses(scene.bodies.size());
+      cr.simulation->poses(poses);
+      view.setPoses(poses, cr.simulation->time());
+      const Frame f0 = render();
+      save("system_" + id);
+      QVERIFY2(changedPixels(f0, bg) > kW * kH / 100, qPrintable(id + ": blank frame"));
+      // Move the tracked body sideways by 0.3 L (in the screen plane for both view kinds): the
+      // frame must change where the body was and is.
+      std::vector<Pose> moved = poses;
+      moved[scene.trackedBody].position.x() += 0.3 * scene.characteristicLength;
+      view.setPoses(moved, cr.simulation->time());
+      const Frame f1 = render();
+      QVERIFY2(changedPixels(f0, f1) > 50, qPrintable(id + ": moving the body changed nothing"));
+      // And a few simulated steps later it still renders (poses straight from the simulation).
+      AdvanceResult ar = cr.simulation->advance(20, nullptr);
+      QVERIFY2(ar.ok(), ar.message.c_str());
+      cr.simulation->poses(poses);
+      view.setPoses(poses, cr.simulation->time());
+      const Frame f2 = render();
+      QVERIFY(changedPixels(f2, bg) > kW * kH / 100);
+      qInfo("%s: rendered", qPrintable(id));
+    }
+  }
+
+  // ---- history, scene switches, marks, follow -----------------------------------------------
+
+  void trailMemoryStaysBounded() {
+    SceneView& view = off_->scene();
+    view.setScene(spatialScene(SphereShape{0.2}));
+    view.setTrailVisible(true);
+    std::vector<Pose> poses{at(0, 0, 0.5)};
+    view.setPoses(poses, 0.0);
+    const unsigned long before = sceneMemoryKb(renderer_);
+    for (int i = 1; i <= 20000; ++i) {  // a long run: far more samples than the trail holds
+      const double t = 0.01 * i;
+      poses[0] = at(std::cos(t), std::sin(t), 0.5 + 0.3 * std::sin(3 * t));
+      view.setPoses(poses, t);
+    }
+    const unsigned long after = sceneMemoryKb(renderer_);
+    QCOMPARE(after, before);  // fixed-capacity ring buffer updated in place
+    const Frame f = render();
+    save("trail");
+    double cx = 0.0, cy = 0.0;
+    int reds = 0;
+    QVERIFY(redCentroid(f, &cx, &cy, &reds));
+  }
+
+  void setSceneTwiceLeavesNoStaleActors() {
+    SceneView& view = off_->scene();
+    const SceneSpec a = spatialScene(SphereShape{0.3});
+    SceneSpec b = spatialScene(EllipsoidShape{Eigen::Vector3d(0.4, 0.3, 0.2)});
+    b.bodies.push_back(b.bodies.front());
+    b.obstacles.push_back(CylinderObstacle{});
+    const int lights = renderer_->GetLights()->GetNumberOfItems();
+    view.setScene(a);
+    const std::set<vtkProp*> propsA = propSet(renderer_);
+    const auto countA = propsA.size();
+    // Weak pointers: VTK may reuse an address, but a freed actor's weak pointer goes null.
+    std::vector<vtkWeakPointer<vtkProp>> weakA(propsA.begin(), propsA.end());
+    view.setScene(b);
+    for (const auto& w : weakA) QVERIFY2(!w, "an actor of the previous scene survived");
+    QVERIFY(propSet(renderer_).size() > countA);
+    view.setScene(a);
+    QCOMPARE(propSet(renderer_).size(), countA);
+    QCOMPARE(renderer_->GetLights()->GetNumberOfItems(), lights);
+  }
+
+  void impactMarksAgeOnTheSimulatedClock() {
+    SceneView& view = off_->scene();
+    view.setScene(spatialScene(SphereShape{0.2}));
+    view.setTrailVisible(false);
+    std::vector<Pose> poses{at(0, 0, 0.6)};
+    view.setPoses(poses, 10.0);
+    const Frame plain = render();
+    view.addImpact(Eigen::Vector3d(0.0, 0.0, 0.0), 10.0);
+    view.setPoses(poses, 10.05);  // 0.05 s of simulated time later: still showing
+    const Frame marked = render();
+    save("impact_mark");
+    QVERIFY2(changedPixels(marked, plain) > 100, "no impact mark drawn");
+    view.setPoses(poses, 11.0);  // a simulated second later: gone, whatever the wall clock did
+    const Frame later = render();
+    QCOMPARE(changedPixels(later, plain), 0);
+    // Time going backwards (a restarted run) clears marks and trail too.
+    view.addImpact(Eigen::Vector3d(0.0, 0.0, 0.0), 11.0);
+    view.setPoses(poses, 0.0);
+    QCOMPARE(changedPixels(render(), plain), 0);
+    // Non-finite contact points (systems without one report NaN) are ignored.
+    view.addImpact(Eigen::Vector3d::Constant(std::nan("")), 0.0);
+    view.setPoses(poses, 0.01);
+    QCOMPARE(changedPixels(render(), plain), 0);
+  }
+
+  void followKeepsADriftingBodyStillOnScreen() {
+    // The bouncing particle drifts ~1800 m in x over its 1000 impacts (2 m/s for 903 s).
+    SceneSpec s;
+    s.view = ViewKind::Planar;
+    BodyPart part;
+    part.shape = SphereShape{0.08};
+    part.color = kRed;
+    s.bodies.push_back(BodySpec{"particle", {part}});
+    PlaneObstacle floor;
+    floor.normal = Eigen::Vector3d::UnitY();
+    s.obstacles.push_back(floor);
+    SceneView& view = off_->scene();
+    view.setScene(s);
+    view.setTrailVisible(false);
+    view.setFollow(true);
+    QVERIFY(view.follow());
+    std::vector<Pose> poses{at(0, 0.5, 0)};
+    view.setPoses(poses, 0.0);
+    double x0 = 0.0, y0 = 0.0;
+    QVERIFY(redCentroid(render(), &x0, &y0));
+    double worstX = 0.0;
+    for (int k = 1; k <= 8; ++k) {
+      const double t = 112.9 * k;  // 8 samples up to 903 s
+      const double y = 0.1 + 0.4 * std::fabs(std::sin(3.0 * t));  // bouncing, within the band
+      poses[0] = at(-2.0 * t, y, 0);
+      view.setPoses(poses, t);
+      double x = 0.0, yy = 0.0;
+      QVERIFY(redCentroid(render(), &x, &yy));
+      worstX = std::max(worstX, std::fabs(x - x0));
+    }
+    // Horizontal follow is exact: no drift and no jitter beyond antialiasing (< 1 px).
+    QVERIFY2(worstX < 1.0, qPrintable(QString("body wandered %1 px").arg(worstX)));
+    save("follow_far");
+    // The floor came along (its patch recentres under the body): the floor line is in the frame.
+    const Frame f = render();
+    int dark = 0;
+    for (int x = 0; x < f.w; ++x) {
+      for (int y = f.h / 2; y < f.h; ++y) {
+        const unsigned char* p = f.px(x, y);
+        if (p[0] + p[1] + p[2] < 3 * 150) ++dark;
+      }
+    }
+    QVERIFY2(dark > f.w / 2, "no floor under the body after drifting");
+    view.setFollow(false);
+  }
+
+  void badInputIsNamedNotCrashedOn() {
+    SceneView& view = off_->scene();
+    SceneSpec s = spatialScene(SphereShape{-1.0});
+    s.bodies.front().parts.push_back(BodyPart{PrismShape{{{0, 0}, {1, 0}}, 0.1}, Pose{}, kRed, false});
+    s.characteristicLength = std::nan("");
+    view.setScene(s);
+    const QString e = QString::fromStdString(view.sceneError());
+    QVERIFY2(e.contains("sphere radius = -1"), qPrintable(e));
+    QVERIFY2(e.contains("prism outline has 2 points"), qPrintable(e));
+    QVERIFY2(e.contains("characteristicLength = nan"), qPrintable(e));
+    Pose bad;
+    bad.position.x() = std::nan("");
+    std::vector<Pose> poses{bad};
+    view.setPoses(poses, std::nan(""));
+    view.setPoses({}, 0.0);  // fewer poses than bodies
+    render();
+  }
+
+  // ---- OffscreenRenderer --------------------------------------------------------------------
+
+  void framesComeTopRowFirst() {
+    // A body above the camera's focal point lands in the upper half of the buffer.
+    SceneSpec s;
+    s.view = ViewKind::Planar;
+    BodyPart part;
+    part.shape = SphereShape{0.15};
+    part.color = kRed;
+    s.bodies.push_back(BodySpec{"b", {part}});
+    SceneView& view = off_->scene();
+    view.setScene(s);
+    view.setTrailVisible(false);
+    std::vector<Pose> poses{at(0, 0, 0)};
+    view.setPoses(poses, 0.0);  // frames the camera on (0, 0)
+    poses[0] = at(0, 0.8, 0);
+    view.setPoses(poses, 0.1);
+    double cx = 0.0, cy = 0.0;
+    QVERIFY(redCentroid(render(), &cx, &cy));
+    QVERIFY2(cy < kH / 2.0 - 50, qPrintable(QString::number(cy)));
+    QVERIFY(std::fabs(cx - kW / 2.0) < 2.0);
+  }
+
+  void writePngWritesAReadableImageOrSaysWhyNot() {
+    const std::string path = std::string(RICOCHET_BINARY_DIR) + "/render_scene_png_check.png";
+    std::remove(path.c_str());
+    std::string err;
+    QVERIFY2(off_->writePng(path, &err), err.c_str());
+    vtkNew<vtkPNGReader> reader;
+    reader->SetFileName(path.c_str());
+    reader->Update();
+    int dims[3];
+    reader->GetOutput()->GetDimensions(dims);
+    QCOMPARE(dims[0], kW);
+    QCOMPARE(dims[1], kH);
+    QVERIFY(!off_->writePng("/nonexistent-dir/x.png", &err));
+    QVERIFY2(QString::fromStdString(err).contains("/nonexistent-dir/x.png"), err.c_str());
+  }
+
+  void createWithoutADisplaySaysSo() {
+    const QByteArray saved = qgetenv("DISPLAY");
+    qunsetenv("DISPLAY");
+    std::string err;
+    auto none = OffscreenRenderer::create(64, 64, &err);
+    qputenv("DISPLAY", saved);
+    QVERIFY(!none);
+    QVERIFY2(QString::fromStdString(err).contains("DISPLAY"), err.c_str());
+    QVERIFY(!OffscreenRenderer::create(0, 64, &err));
+    QVERIFY2(QString::fromStdString(err).contains("0x64"), err.c_str());
+  }
+};
+
+int main(int argc, char** argv) {
+  TestRenderScene tc;
+  return QTest::qExec(&tc, argc, argv);
+}
+
+#include "test_render_scene.moc"
