@@ -37,6 +37,7 @@ struct Stats {
   double maxTpeStep = 0.0, maxReStep = 0.0, maxFlightTpe = 0.0, maxFlightRe = 0.0;
   double maxRPiStep = 0.0, maxNRPi = 0.0, maxOrth = 0.0, maxX12 = 0.0, maxGamma12 = 0.0;
   bool lambdaPositive = true;
+  double rootIterations = 0.0;
 };
 
 Stats longRun(const Setup& setup, int steps) {
@@ -74,6 +75,7 @@ Stats longRun(const Setup& setup, int steps) {
       for (const ImpactEvent& e : events) {
         ++st.impacts;
         st.minAlpha = std::min(st.minAlpha, e.alpha);
+        st.rootIterations += e.rootIterations;
         st.maxImpactPhi = std::max(st.maxImpactPhi, e.phi);
         // Phi = n.x + u.rho cannot be resolved below the spacing of doubles at x (Case II
         // slides to |x| ~ 1.7e5 m, where one ulp is 3e-11 m): the bound in units of that floor.
@@ -120,15 +122,21 @@ class TestSe3LongRun : public QObject {
  private slots:
   void invariantsAndImpactCountsOver1e5Steps_data() {
     QTest::addColumn<int>("which");
-    QTest::newRow("I ellipsoid-plane") << 0;
-    QTest::newRow("II ellipsoid-tilted") << 1;
-    QTest::newRow("III ellipsoids-union") << 2;
-    QTest::newRow("IV cube-plane") << 3;
+    QTest::addColumn<QString>("integrator");
+    for (const char* integrator : {"variational", "variational-brent"}) {
+      const char* names[] = {"I ellipsoid-plane", "II ellipsoid-tilted", "III ellipsoids-union",
+                             "IV cube-plane"};
+      for (int k = 0; k < 4; ++k) {
+        QTest::newRow(qPrintable(QString("%1 / %2").arg(names[k], integrator)))
+            << k << QString(integrator);
+      }
+    }
   }
 
   // §8.2 at every step and impact, §8.4 bands, over 1e5 steps (t = 1000 s).
   void invariantsAndImpactCountsOver1e5Steps() {
     QFETCH(int, which);
+    QFETCH(QString, integrator);
     const double none = std::nan("");
     const Bounds all[] = {
         {"ellipsoid-plane", 480, 640, 1e-9, 1e-13, 1e-11, true},
@@ -137,12 +145,16 @@ class TestSe3LongRun : public QObject {
         {"cube-plane", 585, 720, 1e-9, 1e-13, 1e-11, true},
     };
     const Bounds& b = all[which];
-    const Setup setup = makeSetup(defaultScenario(*findSystem(b.id)));
+    Scenario sc = defaultScenario(*findSystem(b.id));
+    sc.integrator.name = integrator.toStdString();
+    const Setup setup = makeSetup(sc);
     QVERIFY(setup.error.empty());
     const Stats st = longRun(setup, 100000);
     QVERIFY2(st.impacts >= 0, "a step failed");
-    qInfo("%s: %d impacts (band %d-%d), %d steps with >= 2 impacts, min alpha %.1e", b.id,
-          st.impacts, b.minImpacts, b.maxImpacts, st.multiImpactSteps, st.minAlpha);
+    qInfo("%s/%s: %d impacts (band %d-%d), %d steps with >= 2 impacts, min alpha %.1e, %.1f "
+          "sub-step evaluations per impact",
+          b.id, qPrintable(integrator), st.impacts, b.minImpacts, b.maxImpacts,
+          st.multiImpactSteps, st.minAlpha, st.rootIterations / std::max(1, st.impacts));
     qInfo("  Phi: grid min %.2e, impact states in [%.1e, %.1e] (<= %.1f eps|x|; first above "
           "1e-14 at t = %.1f s, -1: never); |vn+ + vn-|/|vn-| <= %.1e",
           st.minGridPhi, st.minImpactPhi, st.maxImpactPhi, st.maxImpactPhiOverFloor,
@@ -245,17 +257,20 @@ class TestSe3LongRun : public QObject {
   // Print (never assert) the speed of a plain run, for comparison with the bench targets
   // (>= 2e6 steps/s per case, aim 5e6).
   void printStepsPerSecond() {
+    for (const char* integrator : {"variational", "variational-brent"})
     for (const char* id : {"ellipsoid-plane", "ellipsoid-tilted", "ellipsoids-union", "cube-plane"}) {
       double best = 0.0;
       for (int rep = 0; rep < 3; ++rep) {
-        const CreateResult cr = createSimulation(defaultScenario(*findSystem(id)));
+        Scenario sc = defaultScenario(*findSystem(id));
+        sc.integrator.name = integrator;
+        const CreateResult cr = createSimulation(sc);
         const auto t0 = std::chrono::steady_clock::now();
         const AdvanceResult r = cr.simulation->advance(100000, nullptr);
         const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         QVERIFY(r.ok());
         best = std::max(best, 1e5 / dt);
       }
-      qInfo("%s: %.2e steps/s (best of 3 runs of 1e5 steps)", id, best);
+      qInfo("%s/%s: %.2e steps/s (best of 3 runs of 1e5 steps)", id, integrator, best);
     }
   }
 };

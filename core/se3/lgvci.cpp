@@ -1,6 +1,10 @@
 #include "core/se3/lgvci.hpp"
 
+#include "core/numerics/roots.hpp"
+
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ricochet::se3 {
 
@@ -30,6 +34,72 @@ inline StepStatus statusOf(StepFailure::Where w) {
 
 }  // namespace
 
+bool LgvciStepper::subStep(const RigidBodyState& s, double alpha, double alphaTotal,
+                           RigidBodyState& out) {
+  const SolveFResult f = flow(model_, s, alpha * h_, out);
+  if (acceptableRotation(f)) return true;
+  failure_ = {classify(f, s, alpha * h_), alpha * h_, alphaTotal, f.iterations, f.lastStep,
+              newtonRoundOffFloor(f.f), static_cast<int>(events_.size())};
+  return false;
+}
+
+bool LgvciStepper::locateImpact(const RigidBodyState& s, double alphaMax, double phiEnd,
+                                double alphaTotal, ImpactEvent& event) {
+  if (model_.impactTimeSolver == ImpactTimeSolver::Brent) {
+    return brent(s, alphaMax, phiEnd, alphaTotal, event);
+  }
+  return bisect(s, alphaMax, alphaTotal, event);
+}
+
+bool LgvciStepper::brent(const RigidBodyState& s, double alphaMax, double phiEnd,
+                         double alphaTotal, ImpactEvent& event) {
+  bool solved = true;
+  RigidBodyState trial;
+  auto gap = [&](double alpha) {
+    if (!solved) return -1.0;  // a sub-step already failed: shrink towards 0 and stop soon
+    if (!subStep(s, alpha, alphaTotal, trial)) {
+      solved = false;
+      return -1.0;
+    }
+    // Phi is quantised near the root (steps of one ulp of n.x), so exactly 0 is common; it is
+    // inadmissible (C = {Phi > 0}), and brentRoot would stop at it with a wide bracket: make it
+    // the smallest negative number so the bracket keeps shrinking to eps_tol.
+    const double p = phi(model_, trial.x, trial.R);
+    return p > 0.0 ? p : std::min(p, -std::numeric_limits<double>::denorm_min());
+  };
+  // Bracket-only stopping (fTol = 0): width <= eps_tol (+ a few ulps of alpha), as the bisection.
+  const RootResult r =
+      brentRoot(gap, 0.0, alphaMax, phi(model_, s.x, s.R),
+                std::min(phiEnd, -std::numeric_limits<double>::denorm_min()), model_.tolerance,
+                0.0, model_.maxBisectionIterations);
+  if (!solved) return false;
+  if (!r.converged) {
+    failure_ = {StepFailure::Where::ImpactTime, r.x * h_, alphaTotal, r.iterations, r.hi - r.lo,
+                0.0, static_cast<int>(events_.size())};
+    return false;
+  }
+  // The admissible end of the final bracket: the best estimate if Phi > 0 there, else the other.
+  const double alpha = r.fx > 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
+  if (!subStep(s, alpha, alphaTotal, trial)) return false;
+  const double p = phi(model_, trial.x, trial.R);
+  // A genuine impact approaches the plane: dPhi/dt = n.gamma/m + chi.J^-1 Pi < 0. Right after a
+  // jump Phi(s) is at round-off level, and Brent's interpolation can probe alpha ~ 1e-15 where
+  // Phi rounds to <= 0: a spurious root with dPhi/dt > 0 (it would give lambda < 0). In that case,
+  // and for a degenerate bracket, use the paper's bisection, which only probes midpoints.
+  SupportPoint sp;
+  phi(model_, trial.x, trial.R, &sp);
+  const Vec3 c = chi(model_, trial.R, sp.rho);
+  const double vn = model_.n.dot(trial.gamma) / model_.m + c.dot(model_.Jinv * trial.Pi);
+  if (!(p > 0.0) || alpha >= alphaMax || !(vn < 0.0)) {
+    return bisect(s, alphaMax, alphaTotal, event);
+  }
+  event.alpha = alpha;
+  event.before = trial;
+  event.phi = p;
+  event.rootIterations = r.iterations + 1;
+  return true;
+}
+
 bool LgvciStepper::bisect(const RigidBodyState& s, double alphaMax, double alphaTotal,
                           ImpactEvent& event) {
   const double tol = model_.tolerance;
@@ -46,16 +116,11 @@ bool LgvciStepper::bisect(const RigidBodyState& s, double alphaMax, double alpha
     const double a = 0.5 * (lo + hi);
     if (!(a > lo && a < hi)) break;
     if (++it > model_.maxBisectionIterations) {
-      failure_ = {StepFailure::Where::Bisection, a * h_, alphaTotal, it - 1, hi - lo, 0.0,
+      failure_ = {StepFailure::Where::ImpactTime, a * h_, alphaTotal, it - 1, hi - lo, 0.0,
                   static_cast<int>(events_.size())};
       return false;
     }
-    const SolveFResult f = flow(model_, s, a * h_, mid);
-    if (!acceptableRotation(f)) {
-      failure_ = {classify(f, s, a * h_), a * h_, alphaTotal, f.iterations, f.lastStep,
-                  newtonRoundOffFloor(f.f), static_cast<int>(events_.size())};
-      return false;
-    }
+    if (!subStep(s, a, alphaTotal, mid)) return false;
     const double p = phi(model_, mid.x, mid.R);
     if (p > 0.0) {
       lo = a;
@@ -67,7 +132,7 @@ bool LgvciStepper::bisect(const RigidBodyState& s, double alphaMax, double alpha
     }
   }
   event.alpha = lo;
-  event.bisectionIterations = it;
+  event.rootIterations = it;
   return true;
 }
 
@@ -100,7 +165,7 @@ StepStatus LgvciStepper::step(RigidBodyState& state) {
     // guard below keeps events_ within the capacity reserved at construction.
     events_.emplace_back();
     ImpactEvent& e = events_.back();
-    if (!bisect(s, 1.0 - alphaTotal, alphaTotal, e)) {
+    if (!locateImpact(s, 1.0 - alphaTotal, p, alphaTotal, e)) {
       events_.pop_back();
       return statusOf(failure_.where);
     }

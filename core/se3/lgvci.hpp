@@ -24,6 +24,13 @@
 
 namespace ricochet::se3 {
 
+/// How the impact fraction alpha is located inside a penetrating step.
+enum class ImpactTimeSolver {
+  Bisection,  ///< the paper's method (spec §5.2): ~50 sub-step evaluations per impact
+  Brent,      ///< Brent's method (shared brentRoot) on the same bracket, ~10 evaluations; returns
+              ///< the admissible end of a bracket of width <= eps_tol, like the bisection
+};
+
 struct RigidBodyModel {
   double m = 1.0;        ///< mass, kg
   double g = 9.80665;    ///< gravitational acceleration along -e3, m/s^2
@@ -33,7 +40,8 @@ struct RigidBodyModel {
   BodyShape shape;               ///< body geometry, body frame with origin at the centre of mass
   double tolerance = 1e-15;      ///< eps_tol: Newton step (SolveF) and bisection width (spec §5.2)
   int maxNewtonIterations = 50;  ///< SolveF cap (spec §3.4)
-  int maxBisectionIterations = 200;  ///< halvings of the impact bracket before giving up
+  int maxBisectionIterations = 200;  ///< root-finder iterations per impact before giving up
+  ImpactTimeSolver impactTimeSolver = ImpactTimeSolver::Bisection;
   int maxImpactsPerStep = 100;   ///< Zeno guard j_max (spec §5.5)
 };
 
@@ -123,7 +131,7 @@ struct ImpactEvent {
   double alpha = 0.0;       ///< this impact's fraction alpha_j of the step (spec §5.5)
   double alphaTotal = 0.0;  ///< alpha_Sigma j: fraction of the step elapsed at the impact
   double phi = 0.0;         ///< Phi at the impact state, m (0 < phi <~ eps_tol)
-  int bisectionIterations = 0;
+  int rootIterations = 0;   ///< bisection halvings or Brent iterations spent locating alpha
   RigidBodyState before;    ///< impact state with the pre-jump momenta
   RigidBodyState after;     ///< same configuration with the post-jump momenta
   Vec3 rhoC = Vec3::Zero(); ///< body-frame contact point, m
@@ -136,11 +144,11 @@ enum class StepStatus { Ok, SolverFailed, Zeno, NonFinite };
 struct StepFailure {
   /// SolveF: Newton hit its cap; LargeRotation: SolveF converged to a rotation of more than 90
   /// degrees in one sub-step (h far too large for the spin, spec §10.15).
-  enum class Where { None, SolveF, LargeRotation, Bisection, Zeno, NonFinite } where = Where::None;
+  enum class Where { None, SolveF, LargeRotation, ImpactTime, Zeno, NonFinite } where = Where::None;
   double tau = 0.0;         ///< sub-step length being attempted, s
   double alphaTotal = 0.0;  ///< fraction of the step elapsed when it failed
-  int iterations = 0;       ///< Newton iterations or bisection halvings used
-  double lastStep = 0.0;    ///< SolveF's last |delta f|_inf, or the bisection width left
+  int iterations = 0;       ///< Newton iterations, or root-finder iterations for the impact time
+  double lastStep = 0.0;    ///< SolveF's last |delta f|_inf, or the alpha bracket width left
   double roundOffFloor = 0.0;  ///< SolveF: eps |f|_inf, the smallest step it can certify
   int impacts = 0;          ///< impacts found in this step so far
 };
@@ -162,9 +170,18 @@ class LgvciStepper {
   double timeStep() const { return h_; }
 
  private:
-  // Bisection on alpha in (0, alphaMax) from the admissible state s (spec §5.2): returns the
-  // admissible end of the final bracket; false if it ran out of halvings or SolveF failed.
+  // Locate alpha in (0, alphaMax) from the admissible state s, where Phi(F~[alphaMax h](s)) =
+  // phiEnd <= 0: fills event.alpha/before/phi with the admissible end of the final bracket.
+  // False if the root finder ran out of iterations or SolveF failed (failure_ says which).
+  bool locateImpact(const RigidBodyState& s, double alphaMax, double phiEnd, double alphaTotal,
+                    ImpactEvent& event);
+  // The paper's bisection (spec §5.2).
   bool bisect(const RigidBodyState& s, double alphaMax, double alphaTotal, ImpactEvent& event);
+  // Brent's method on the same bracket; falls back to bisect() if its admissible end is not.
+  bool brent(const RigidBodyState& s, double alphaMax, double phiEnd, double alphaTotal,
+             ImpactEvent& event);
+  // F~[alpha h](s) with SolveF's outcome checked; records the failure and returns false.
+  bool subStep(const RigidBodyState& s, double alpha, double alphaTotal, RigidBodyState& out);
 
   RigidBodyModel model_;
   double h_;

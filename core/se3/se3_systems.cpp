@@ -59,18 +59,24 @@ ParameterSpec gravitySpec() {
                        "Gravitational acceleration, along -z in every case (also over the tilted plane)."};
 }
 
-IntegratorInfo lgvciInfo() {
-  return {"variational", "LGVCI on SE(3)",
-          "Lie group variational collision integrator (Tran & Leok, paper 003, Algorithm 5.2): "
-          "Cayley LGVI away from impacts (symplectic, conserves R Pi and, to round-off, energy), "
-          "impact time by bisection to the tolerance, elastic frictionless jump conserving energy "
-          "and n.(R Pi)."};
+constexpr const char* kBrentIntegrator = "variational-brent";
+
+std::vector<IntegratorInfo> lgvciInfos() {
+  return {{"variational", "LGVCI on SE(3)",
+           "Lie group variational collision integrator (Tran & Leok, paper 003, Algorithm 5.2): "
+           "Cayley LGVI away from impacts (symplectic, conserves R Pi and, to round-off, energy), "
+           "impact time by bisection to the tolerance, elastic frictionless jump conserving "
+           "energy and n.(R Pi)."},
+          {kBrentIntegrator, "LGVCI on SE(3), Brent impact time",
+           "The same integrator with the impact time found by Brent's method instead of "
+           "bisection: about 10 instead of 50 sub-step evaluations per impact, the same impact "
+           "states to within the tolerance (faster when impacts are frequent)."}};
 }
 
 SystemInfo makeInfo(Kind kind) {
   SystemInfo info;
   info.initial = initialSpecs();
-  info.integrators = {lgvciInfo()};
+  info.integrators = lgvciInfos();
   info.constraints = {"plane"};
   info.defaultH = 0.01;
   info.defaultTEnd = 30.0;
@@ -334,10 +340,13 @@ class RigidBodyPlaneSimulation final : public Simulation {
       case StepFailure::Where::LargeRotation:
         return where + ": the body turns more than 90 degrees within a sub-step of " +
                formatNumber(f.tau) + " s; reduce h" + kept;
-      case StepFailure::Where::Bisection:
-        return where + ": bisection for the impact time did not reach the width " +
-               formatNumber(model.tolerance) + " in " + std::to_string(f.iterations) +
-               " halvings (width left " + formatNumber(f.lastStep) + ")" + kept;
+      case StepFailure::Where::ImpactTime:
+        return where + ": " +
+               (model.impactTimeSolver == ImpactTimeSolver::Brent ? "Brent's method"
+                                                                  : "bisection") +
+               " for the impact time did not reach the width " + formatNumber(model.tolerance) +
+               " in " + std::to_string(f.iterations) + " iterations (width left " +
+               formatNumber(f.lastStep) + ")" + kept;
       case StepFailure::Where::Zeno:
         return where + ": Zeno guard: more than " + std::to_string(model.maxImpactsPerStep) +
                " impacts within one step (last alpha = " + formatNumber(f.lastStep) + ")" + kept;
@@ -376,6 +385,8 @@ Setup makeSetup(const Scenario& scenario) {
   model.g = sys->value(p, "g");
   model.n = planeNormal(*sys, p);
   model.tolerance = scenario.integrator.tolerance;
+  model.impactTimeSolver = scenario.integrator.name == kBrentIntegrator ? ImpactTimeSolver::Brent
+                                                                        : ImpactTimeSolver::Bisection;
   switch (sys->kind()) {
     case Kind::Ellipsoid:
     case Kind::TiltedEllipsoid: {
