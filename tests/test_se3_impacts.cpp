@@ -377,6 +377,44 @@ class TestSe3Impacts : public QObject {
     QVERIFY(std::fabs(cr.simulation->time() - 10.0) <= 1e-12);
   }
 
+  // Trace columns (contract: q.x,q.y,q.z,q.R11..q.R33 first) and their values: momenta, the
+  // conserved horizontal momentum and n.(R Pi), the paper's Fig. 5 energy split, the gap.
+  void traceColumnsFollowTheContract() {
+    const std::vector<std::string> expected = {
+        "q.x", "q.y", "q.z", "q.R11", "q.R12", "q.R13", "q.R21", "q.R22", "q.R23", "q.R31",
+        "q.R32", "q.R33", "p.x", "p.y", "p.z", "p.Pi1", "p.Pi2", "p.Pi3", "mom.px", "mom.py",
+        "mom.nRPi", "e.translational", "e.rotational", "con.gap"};
+    for (const char* id : {"ellipsoid-plane", "ellipsoid-tilted", "ellipsoids-union", "cube-plane"}) {
+      const Setup setup = makeSetup(scenarioFor(id));
+      const auto sim = makeSimulation(setup);
+      const auto cols = sim->columns();
+      QCOMPARE(std::vector<std::string>(cols.begin(), cols.end()), expected);
+      std::vector<double> row(cols.size());
+      sim->sample(row);
+      const double nRPi0 = row[20];
+      QCOMPARE(nRPi0, setup.model.n.dot(setup.initial.R * setup.initial.Pi));
+      for (int k = 0; k < 20; ++k) {
+        sim->advance(50, nullptr);  // through several impacts by t = 10
+        sim->sample(row);
+        Pose pose;
+        sim->poses(std::span<Pose>(&pose, 1));
+        QCOMPARE(Vec3(row[0], row[1], row[2]), pose.position);
+        Mat3 R;
+        R << row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[10], row[11];
+        QCOMPARE(R, pose.rotation);
+        QCOMPARE(row[18], row[12]);  // mom.px = gamma_1, mom.py = gamma_2
+        QCOMPARE(row[19], row[13]);
+        QVERIFY(std::fabs(row[20] - nRPi0) <= 1e-13);  // conserved through impacts
+        const EnergySplit e = sim->energy();
+        QVERIFY(std::fabs(row[21] + row[22] - e.total()) <= 1e-12);
+        QVERIFY(std::fabs(e.potential - setup.model.m * setup.model.g * row[2]) <= 1e-12);
+        QCOMPARE(row[23], sim->minGap());
+        QVERIFY(row[23] > 0.0);
+      }
+      QVERIFY(sim->impactCount() >= 4);
+    }
+  }
+
   // The same scenario twice gives a bitwise-identical trace.
   void runsAreDeterministic() {
     auto trace = [] {
