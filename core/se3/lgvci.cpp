@@ -9,7 +9,7 @@
 namespace ricochet::se3 {
 
 LgvciStepper::LgvciStepper(const RigidBodyModel& model, double h) : model_(model), h_(h) {
-  events_.reserve(static_cast<std::size_t>(model_.maxImpactsPerStep < 0 ? 0 : model_.maxImpactsPerStep) + 1);
+  events_.reserve(static_cast<std::size_t>(std::max(0, model_.maxImpactsPerStep)) + 1);
 }
 
 namespace {
@@ -145,21 +145,16 @@ StepStatus LgvciStepper::step(RigidBodyState& state) {
   for (;;) {
     // Spec §6.3 line 5: the (remaining) step; with alphaTotal = 0 the ordinary F~[h].
     const double tau = (1.0 - alphaTotal) * h_;
-    const SolveFResult f = flow(model_, s, tau, trial);
-    if (!acceptableRotation(f)) {
-      failure_ = {classify(f, s, tau), tau, alphaTotal, f.iterations, f.lastStep,
-                  newtonRoundOffFloor(f.f), static_cast<int>(events_.size())};
-      return statusOf(failure_.where);
-    }
+    if (!subStep(s, 1.0 - alphaTotal, alphaTotal, trial)) return statusOf(failure_.where);
     const double p = phi(model_, trial.x, trial.R);
-    if (p > 0.0) {
-      state = trial;  // lands exactly on the next grid time
-      return StepStatus::Ok;
-    }
     if (!std::isfinite(p)) {
       failure_ = {StepFailure::Where::NonFinite, tau, alphaTotal, 0, p, 0.0,
                   static_cast<int>(events_.size())};
       return StepStatus::NonFinite;
+    }
+    if (p > 0.0) {
+      state = trial;  // lands exactly on the next grid time
+      return StepStatus::Ok;
     }
     // Penetration: locate the impact on (0, 1 - alphaTotal) from s (spec §6.3 line 7). The Zeno
     // guard below keeps events_ within the capacity reserved at construction.
