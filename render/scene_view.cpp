@@ -39,7 +39,7 @@ constexpr double kTrailMinStep = 0.002;  // new trail point after moving this ma
 constexpr int kImpactPool = 16;          // impact marks alive at once (oldest reused)
 constexpr double kImpactLifetime = 0.6;  // s of simulated time a mark stays visible
 constexpr double kImpactStartRadius = 0.03;  // in L
-constexpr double kImpactEndRadius = 0.22;    // in L
+constexpr double kImpactEndRadius = 0.25;    // in L
 // Heights (in L) of coplanar layers above their surface, so each wins the depth test from any
 // angle: floor patch 0 < shadow < grid lines < table disc < its grid < shadow on the table.
 constexpr double kShadowLift = 1e-3;
@@ -296,7 +296,7 @@ struct SceneView::Impl {
     trailData->SetPoints(trailPoints);
     trailData->SetLines(segments);
     trailData->GetCellData()->SetScalars(trailColors);
-    ringData = geometry::ring(0.8);
+    ringData = geometry::ring(0.62);
   }
 
   void add(const vtkSmartPointer<vtkProp>& prop) {
@@ -988,6 +988,7 @@ void SceneView::addImpact(const Eigen::Vector3d& point, double time) {
   // Planar scenes: in front of the bodies' mid-plane so the ring is not hidden inside a prism.
   if (d->scene.view == ViewKind::Planar) p.z() = d->frontZ;
   slot->actor->SetPosition(p.data());
+  slot->actor->SetCamera(d->renderer->GetActiveCamera());  // the host may have swapped cameras
   d->styleMark(*slot, 0.0);
 }
 

@@ -2,7 +2,7 @@
 # (./test.sh runs ctest under xvfb-run; by hand: xvfb-run -a -s "-screen 0 1280x1024x24" <test>).
 if(RICOCHET_BUILD_GUI)
   ricochet_add_test(NAME test_render_widget SOURCES test_render_widget.cpp LABELS gui
-    LIBS ricochet_qtvtk Qt6::Widgets VTK::RenderingOpenGL2 VTK::ChartsCore VTK::ViewsContext2D
+    LIBS ricochet_qtvtk ricochet_scene Qt6::Widgets VTK::RenderingOpenGL2 VTK::ChartsCore VTK::ViewsContext2D
          VTK::RenderingContextOpenGL2 VTK::FiltersSources VTK::InteractionStyle TIMEOUT 120)
   vtk_module_autoinit(TARGETS test_render_widget MODULES VTK::RenderingOpenGL2 VTK::ChartsCore
     VTK::ViewsContext2D VTK::RenderingContextOpenGL2 VTK::InteractionStyle VTK::RenderingFreeType)

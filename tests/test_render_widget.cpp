@@ -4,6 +4,7 @@
 // (QT_QPA_PLATFORM=offscreen) paints a message instead of crashing.
 // Needs an X display: run under xvfb-run (./test.sh does).
 
+#include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 
 #include <QtTest>
@@ -272,6 +273,57 @@ class TestRenderWidget : public QObject {
     const double range1 = axis->GetMaximum() - axis->GetMinimum();
     QVERIFY2(range1 < range0 * 0.99, qPrintable(QString("%1 -> %2").arg(range0).arg(range1)));
     QVERIFY(waitForFrames(widget, swapped, 1));
+  }
+
+  void sceneViewDrawsInTheWidget() {
+    // The desktop app's arrangement: a SceneView in the widget's render window. Opaque bodies,
+    // the translucent fading floor and an impact mark must all reach the Qt framebuffer.
+    VtkWidget widget;
+    QSignalSpy swapped(&widget, &QOpenGLWidget::frameSwapped);
+    vtkNew<vtkRenderer> renderer;
+    widget.renderWindow()->AddRenderer(renderer);
+    ricochet::render::SceneView view(renderer);
+    ricochet::SceneSpec scene;
+    ricochet::BodyPart part;
+    part.shape = ricochet::SphereShape{0.3};
+    part.color = {0.85f, 0.15f, 0.12f};
+    scene.bodies.push_back(ricochet::BodySpec{"ball", {part}});
+    scene.obstacles.push_back(ricochet::PlaneObstacle{});
+    view.setScene(scene);
+    std::vector<ricochet::Pose> poses(1);
+    poses[0].position = Eigen::Vector3d(0.0, 0.0, 0.8);
+    view.setPoses(poses, 1.0);
+    widget.resize(480, 360);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    QVERIFY(waitForFrames(widget, swapped, 1));
+    QVERIFY(widget.hasContext());
+    const QImage plain = widget.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    int red = 0, floorish = 0;
+    for (int y = 0; y < plain.height(); ++y) {
+      for (int x = 0; x < plain.width(); ++x) {
+        const QRgb c = plain.pixel(x, y);
+        if (qRed(c) > qGreen(c) + 50 && qRed(c) > qBlue(c) + 50) ++red;
+        // The floor tint is warm grey (R >= B); the background gradient is blue-grey (R < B).
+        if (y > plain.height() / 2 && qRed(c) >= qBlue(c) && qRed(c) < 235) ++floorish;
+      }
+    }
+    QVERIFY2(red > 1000, qPrintable(QString("ball pixels: %1").arg(red)));
+    QVERIFY2(floorish > 5000, qPrintable(QString("floor pixels: %1").arg(floorish)));
+    view.addImpact(Eigen::Vector3d(0.0, 0.0, 0.3), 1.0);
+    view.setPoses(poses, 1.02);
+    widget.requestRender();
+    QVERIFY(waitForFrames(widget, swapped, 1));
+    const QImage marked = widget.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    marked.save(QStringLiteral(RICOCHET_BINARY_DIR "/render_widget_scene.png"));
+    int changed = 0;
+    for (int y = 0; y < plain.height(); ++y) {
+      for (int x = 0; x < plain.width(); ++x) {
+        const QRgb a = plain.pixel(x, y), b = marked.pixel(x, y);
+        if (std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b)) > 30) ++changed;
+      }
+    }
+    QVERIFY2(changed > 100, qPrintable(QString("impact mark changed %1 pixels").arg(changed)));
   }
 
   void withoutOpenGLItShowsAMessage() {
