@@ -507,7 +507,8 @@ class TestNonholonomicDisk : public QObject {
     const Eigen::Vector4d q(1.0, 0.5, 0.0, 0.7);
     const Eigen::Vector4d nj = tm.constraintMatrix(q).transpose() * Eigen::Vector2d(1.0, -2.0);  // in Delta°
     LdapVci<DiskTableModel>::Regular guess;
-    const auto imp = e.solveImpulse(q, tm.momentum(q, 1.0, 0.2), nj, 1.0, 0.005, guess);
+    const Eigen::Vector4d p = tm.momentum(q, 1.0, 0.2);
+    const auto imp = e.solveImpulse(q, p, p, nj, 1.0, 0.005, guess);
     QVERIFY(!imp.ok);
     QVERIFY(QString(imp.failure).contains("P13"));
   }

@@ -348,18 +348,24 @@ class LdapVci {
     return std::isfinite(F) && std::isfinite(dF);
   }
 
-  /// Rebound impulse at q~ (spec §3.4 step 3): Newton on F(mu) from the reduced reflection (C2)
-  /// guess, safeguarded by Brent from the zero-normal-rate estimate; no rebound root -> the
-  /// reduced reflection with its residual (P12); nu = X^T n = 0 -> failure (P13).
-  Impulse solveImpulse(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, double tau,
-                       const Regular& guess) const {
+  /// Rebound impulse at q~ (spec §3.4 step 3) for the impact equation with incoming momentum
+  /// pHat (p~- itself in the consistent reading, see impactMomentum()); pMinus is the true
+  /// incoming momentum p~-. Newton on F(mu) from the rebound root of F's local parabola
+  /// (mu* + |nu^T z-|/a, where mu* zeroes the normal rate of pHat + mu n and z- is the reduced
+  /// incoming velocity: in the consistent reading this is the reduced reflection (C2)),
+  /// safeguarded by Brent above mu*; no rebound root -> that guess with its residual (P12);
+  /// nu = X^T n = 0 -> failure (P13); z- not approaching -> failure (grazing).
+  Impulse solveImpulse(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj,
+                       double eMinus, double tau, const Regular& guess) const {
     Impulse out;
     out.post = guess;
     const XMat X = model_.distributionBasis(qi);
     const RMat G = X.transpose() * model_.massMatrix(qi) * X;
     const RVec nu = X.transpose() * nj;
-    const RVec zMinus = G.partialPivLu().solve(X.transpose() * pHat);
-    const RVec Ginu = G.partialPivLu().solve(nu);
+    const auto Glu = G.partialPivLu();
+    const RVec zMinus = Glu.solve(X.transpose() * pMinus);
+    const RVec zHat = Glu.solve(X.transpose() * pHat);
+    const RVec Ginu = Glu.solve(nu);
     const double a = nu.dot(Ginu);
     if (!(nu.norm() > 1e-12 * (X.norm() * nj.norm())) || !(a > 0.0)) {
       out.failure = "nu = X^T n = 0: the velocity constraints are tangent to the boundary, no "
@@ -374,7 +380,8 @@ class LdapVci {
       out.failureValue = rate;
       return out;
     }
-    const double reflection = -2.0 * rate / a;  // (C2) as an impulse on n
+    const double muStar = -nu.dot(zHat) / a;         // zero normal rate of pHat + mu n
+    const double reflection = muStar - rate / a;     // = -2 rate / a when pHat = p~- ((C2))
     const double eScale = std::fabs(eMinus) + 0.5 * zMinus.dot(G * zMinus) +
                           std::fabs(model_.potential(qi)) + 1e-300;
     const double eTol = options_.tolerance * eScale;
@@ -413,7 +420,7 @@ class LdapVci {
       }
       return Fx;
     };
-    const double lo = 0.5 * reflection;
+    const double lo = muStar;
     const double flo = f(lo);
     if (!std::isfinite(flo)) {
       out.failure = "the post-impact regular solve did not converge";
@@ -701,8 +708,9 @@ class LdapVci {
 
   /// Post-impact solve, with the model's closed form when it has one (the multipliers then follow
   /// from (I6') in least squares, exact when n = 1 + m).
-  Impulse postImpact(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, double tau,
-                     int j, const Vec& wMinus, const Regular& guess) const {
+  Impulse postImpact(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj,
+                     double eMinus, double tau, int j, const Vec& wMinus,
+                     const Regular& guess) const {
     if constexpr (HasClosedImpact<Model> && 1 + m <= n) {
       if (options_.useClosedForms) {
         Impulse out;
@@ -728,7 +736,7 @@ class LdapVci {
     }
     (void)j;
     (void)wMinus;
-    return solveImpulse(qi, pHat, nj, eMinus, tau, guess);
+    return solveImpulse(qi, pHat, pMinus, nj, eMinus, tau, guess);
   }
 
   [[gnu::noinline]] RunStatus impactStep(const Crossing& x) {
@@ -761,7 +769,7 @@ class LdapVci {
       const Vec nj = model_.gapGradient(j, qi);
       const double tau = std::max(1.0 - elapsed, 0.0) * h_;  // remaining time
       const Vec pHat = impactMomentum(pMinus, j, qi);
-      Impulse imp = postImpact(qi, pHat, nj, eMinus, tau, j, wMinus, guess);
+      Impulse imp = postImpact(qi, pHat, pMinus, nj, eMinus, tau, j, wMinus, guess);
       if (!imp.ok) {
         return fail(RunStatus::SolverFailed,
                     *imp.failure ? imp.failure
