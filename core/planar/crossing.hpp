@@ -7,10 +7,11 @@
 //
 // The rule, cheapest first:
 //  1. Curvature test (no sampling). If the model bounds G_j'' <= kappa_j on [0, 1] and
-//     min(G_j(0), G_j(1)) > max(kappa_j, 0) / 8, then G_j > 0 on the whole step: a function with
+//     min(G_j(0), G_j(1)) >= max(kappa_j, 0) / 8, then G_j >= 0 on the whole step: a function with
 //     G'' <= kappa stays above its chord minus kappa s(1-s)/2 >= chord - kappa/8. A gap that is
 //     concave along the path (kappa <= 0, e.g. the particle's y under gravity) therefore needs only
-//     its end points. Far from the floor this clears the star and the ellipse too.
+//     its end points. Far from the floor this clears the star and the ellipse too. A concave gap
+//     with G_j(0) > 0 > G_j(1) has exactly one root in [0, 1]: Brent on [0, 1], no sampling.
 //  2. Otherwise K sub-samples s_i = i/K (K = 8 default, §2.5a); the first sample with G_j < 0 gives
 //     the bracket [s_{i-1}, s_i]. On a sub-interval whose end samples are >= 0 but whose
 //     curvature bound allows a dip below zero, the minimum is located (root of G_j' by Brent) and
@@ -62,7 +63,7 @@ double gapRoundoff(const Model& model, int j, const typename Model::Vec& q) {
 /// Step 1 of the rule for all gaps at once: true when no gap can cross on [0, 1], so no sampling is
 /// needed. Inline so that the smooth step stays a handful of instructions.
 inline bool gapClear(double g0, double g1, double curvature) {
-  return g0 > 0.0 && g1 >= 0.0 && std::min(g0, g1) > 0.125 * std::max(curvature, 0.0);
+  return g0 >= 0.0 && g1 >= 0.0 && std::min(g0, g1) >= 0.125 * std::max(curvature, 0.0);
 }
 template <class GapVec>
 inline bool clearOfContact(const GapVec& g0, const GapVec& g1, const GapVec& curvature) {
@@ -91,6 +92,35 @@ Crossing firstCrossing(const Model& model, const Path& path, const typename Mode
   }
   if (!any) return {};
 
+  auto brent = [&](auto&& f, double lo, double hi, double flo, double fhi) {
+    return brentRoot(f, lo, hi, flo, fhi, options.tolerance, 0.0, options.maxIterations);
+  };
+  // Root of G_j in [lo, hi] (G(lo) >= 0 > G(hi)), returned on the admissible side.
+  auto bracketed = [&](int j, double lo, double hi, double flo, double fhi) {
+    auto gj = [&](double s) { return model.gap(j, path.position(s)); };
+    const RootResult r = brent(gj, lo, hi, flo, fhi);
+    if (!r.converged) return Crossing{true, false, true, lo, j};
+    const double root = r.fx >= 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
+    return Crossing{true, false, false, root, j};
+  };
+
+  // A concave G_j (kappa_j <= 0) that starts clear of contact and ends below zero has exactly one
+  // root in [0, 1]: no sampling needed (the particle's floor).
+  Crossing best;
+  bool needSamples = false;
+  for (int j = 0; j < kGaps; ++j) {
+    if (!suspect[j]) continue;
+    if (curvature[j] <= 0.0 && g1[j] < 0.0 && g0[j] > gapRoundoff(model, j, path.position(0.0))) {
+      const Crossing c = bracketed(j, 0.0, 1.0, g0[j], g1[j]);
+      if (c.failed) return c;
+      if (!best.found || c.s < best.s) best = c;
+      suspect[j] = false;
+    } else {
+      needSamples = true;
+    }
+  }
+  if (!needSamples) return best;
+
   // 2. Sub-samples (all gaps at once: the gaps of a body share its sin/cos).
   const int K = std::clamp(options.subsamples, 1, kMaxSubsamples);
   const double ds = 1.0 / K;
@@ -99,22 +129,10 @@ Crossing firstCrossing(const Model& model, const Path& path, const typename Mode
   G[K] = g1;
   for (int i = 1; i < K; ++i) model.gaps(path.position(i * ds), G[i]);
 
-  auto brent = [&](auto&& f, double lo, double hi, double flo, double fhi) {
-    return brentRoot(f, lo, hi, flo, fhi, options.tolerance, 0.0, options.maxIterations);
-  };
-
-  Crossing best;
   for (int j = 0; j < kGaps; ++j) {
     if (!suspect[j]) continue;
     auto gj = [&](double s) { return model.gap(j, path.position(s)); };
     auto rate = [&](double s) { return path.gapRate(j, s); };
-    // Records the root of G_j in [lo, hi] (G(lo) >= 0 > G(hi)), on the admissible side.
-    auto bracketed = [&](double lo, double hi, double flo, double fhi) {
-      const RootResult r = brent(gj, lo, hi, flo, fhi);
-      if (!r.converged) return Crossing{true, false, true, lo, j};
-      const double root = r.fx >= 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
-      return Crossing{true, false, false, root, j};
-    };
     // In contact at s = 0: G_j(0) within its round-off floor (e.g. the gap just resolved; its
     // sign there is noise, so it must not seed a bracket).
     const bool contact = !(G[0][j] > gapRoundoff(model, j, path.position(0.0)));
@@ -144,7 +162,7 @@ Crossing firstCrossing(const Model& model, const Path& path, const typename Mode
         const double smin = brent(rate, lo, hi, dlo, dhi).x;
         const double fmin = gj(smin);
         if (!(fmin < 0.0)) continue;
-        c = bracketed(lo, smin, flo, fmin);
+        c = bracketed(j, lo, smin, flo, fmin);
       } else if (fromContact) {
         // Leaving contact (outward rate): the crossing comes after the maximum of G_j.
         double smax = lo;
@@ -155,14 +173,14 @@ Crossing firstCrossing(const Model& model, const Path& path, const typename Mode
         }
         const double fmax = gj(smax);
         if (fmax > gapRoundoff(model, j, path.position(smax))) {
-          c = bracketed(smax, hi, fmax, fhi);
+          c = bracketed(j, smax, hi, fmax, fhi);
         } else {
           // Never separated beyond round-off: a zero-depth re-impact at the maximum. (Only
           // grazing contacts get here; repeated, it ends in the per-step impact cap.)
           c = Crossing{true, false, false, smax, j};
         }
       } else {
-        c = bracketed(lo, hi, flo, fhi);
+        c = bracketed(j, lo, hi, flo, fhi);
       }
       if (c.failed) return c;
       if (!best.found || c.s < best.s) best = c;

@@ -67,6 +67,7 @@ class FmowIntegrator {
     double residual = 0.0;  ///< F(mu), J
     bool ok = false;
     bool reflectionFallback = false;  ///< no real rebound root: mu = -2B/A (P12)
+    bool jointFallback = false;       ///< (78) unsolvable: sequential impulse (see impactStep)
   };
   struct JointSolution {
     double mu = 0.0;  ///< first impulse
@@ -306,6 +307,7 @@ class FmowIntegrator {
   /// (cached between steps). On failure nothing is modified. Impacts: lastStep().
   RunStatus step(Vec& q, Vec& p, GapVec& gaps) {
     report_.impactCount = 0;
+    report_.status = RunStatus::Ok;
     const Vec c = model_.potentialGradient(q);
     const Drift path = drift(h_, q, p, c);
     const Vec qEnd = path.position(1.0);
@@ -353,6 +355,7 @@ class FmowIntegrator {
     r.mu = imp.mu;
     r.energyResidual = imp.residual;
     r.reflectionFallback = imp.reflectionFallback;
+    r.jointFallback = imp.jointFallback;
   }
 
   /// Commits a step without impact: (q_{k+1}, p_{k+1}) by (V).
@@ -371,7 +374,6 @@ class FmowIntegrator {
   [[gnu::noinline]] RunStatus contactStep(Vec& q, Vec& p, GapVec& gaps, const Vec& c,
                                           const Drift& path, const Vec& qEnd, const GapVec& gEnd,
                                           const GapVec& kappa) {
-    report_.status = RunStatus::Ok;
     const Crossing x = firstCrossing(model_, path, gaps, gEnd, kappa, detection_);
     if (!x.found) return finishSmooth(q, p, gaps, c, qEnd, gEnd);
     return impactStep(q, p, gaps, c, path, x);
@@ -433,20 +435,30 @@ class FmowIntegrator {
       // §2.6: second crossing after d = beta h: solve the first impulse and d together (78).
       const JointSolution js =
           solveJoint(qi, ci, pMinus, nj, eMinus, y.gap, imp.mu, y.s * tau, tau);
-      if (!js.ok) return fail(RunStatus::SolverFailed, "the joint impulse / contact-time solve (78) did not converge", y.gap, elapsed, js.energyResidual);
-      imp.mu = js.mu;
-      imp.residual = js.energyResidual;
-      imp.reflectionFallback = false;
-      pPlus = pMinus + js.mu * nj;
+      double d = js.d;
+      if (js.ok) {
+        imp.mu = js.mu;
+        imp.residual = js.energyResidual;
+        imp.reflectionFallback = false;
+        pPlus = pMinus + js.mu * nj;
+      } else {
+        // (78) has no solution here. Typical case: the same gap again after a tiny hop; with
+        // linear V, E_d over a complete parabolic hop does not depend on mu, so (78a) cannot be
+        // met. Sequential fallback: keep mu, take the contact time from the detection, report the
+        // (78a) residual. E- stays the step's, so the step still obeys §2.7.
+        d = y.s * tau;
+        imp.residual = segmentEnergy(d, qi, pPlus, ci) - eMinus;
+        imp.jointFallback = true;
+      }
       record(j, elapsed, qi, pMinus, pPlus, imp);
       // (79): move to the second contact point with (V) on the sub-step d.
-      const Vec qn = drift(js.d, qi, pPlus, ci).position(1.0);
+      const Vec qn = drift(d, qi, pPlus, ci).position(1.0);
       const Vec cn = model_.potentialGradient(qn);
-      pMinus = pPlus - (0.5 * js.d) * (ci + cn);
+      pMinus = pPlus - (0.5 * d) * (ci + cn);
       qi = qn;
       ci = cn;
       j = y.gap;
-      elapsed += js.d / h_;
+      elapsed += d / h_;
     }
   }
 

@@ -24,6 +24,7 @@ namespace ricochet::planar {
 /// warning channel in AdvanceResult).
 struct PlanarDiagnostics {
   std::int64_t reflectionFallbacks = 0;  ///< grazing impacts resolved by pure reflection (P12)
+  std::int64_t jointFallbacks = 0;       ///< (78) without solution, sequential impulse used
   double maxEnergyResidual = 0.0;        ///< max |F(mu)| over all impacts, J
   std::int64_t multiImpactSteps = 0;     ///< steps with more than one impact
   int maxImpactsInStep = 0;
@@ -134,6 +135,7 @@ class PlanarSimulation final : public PlanarSimulationBase {
       const PlanarImpact<Vec>& imp = report.impacts[i];
       ++impacts_;
       if (imp.reflectionFallback) ++diagnostics_.reflectionFallbacks;
+      if (imp.jointFallback) ++diagnostics_.jointFallbacks;
       diagnostics_.maxEnergyResidual =
           std::max(diagnostics_.maxEnergyResidual, std::fabs(imp.energyResidual));
       if (!sink) continue;

@@ -22,6 +22,9 @@ struct PlanarImpact {
   double mu = 0.0;     ///< impulse multiplier (FMOW's lambda = -mu), > 0 for a rebound
   double energyResidual = 0.0;  ///< discrete energy balance F(mu) left at the solution, J
   bool reflectionFallback = false;  ///< grazing: no real rebound root, pure reflection used (P12)
+  /// The joint solve (78) for a following impact had no solution (e.g. the same gap again after a
+  /// tiny hop); the impulse was kept and energyResidual is the (78a) defect.
+  bool jointFallback = false;
 };
 
 /// Why a step failed (only meaningful when the status is not Ok).

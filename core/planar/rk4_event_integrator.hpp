@@ -126,6 +126,7 @@ class Rk4EventIntegrator {
       r.mu = mu;
       r.energyResidual = nodeEnergy(qi, pPlus) - nodeEnergy(qi, pMinus);
       r.reflectionFallback = false;
+      r.jointFallback = false;
       qs = qi;
       ps = pPlus;
       model_.gaps(qs, gs);
