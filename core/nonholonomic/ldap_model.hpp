@@ -95,12 +95,21 @@ inline typename Model::RVec reducedVelocity(const Model& model, const typename M
   return G.partialPivLu().solve(X.transpose() * p);
 }
 
-/// Node energy H(q, p) = 1/2 z^T G z + V(q), z = reducedVelocity(q, p): the continuous energy of
-/// the constrained velocity X z whose momentum has the same pairing with Delta(q) as p. For m = 0
-/// it is 1/2 p^T M^-1 p + V (spec §3.5). J.
+/// A model may define its node energy itself (e.g. the spec's 1/2 p^T M^-1 p where M is constant).
+template <class M>
+concept HasNodeEnergy = requires(const M& m, const typename M::Vec& q) {
+  { m.nodeEnergy(q, q) } -> std::convertible_to<double>;
+};
+
+/// Node energy H(q, p), J: the model's own if it has one; otherwise 1/2 z^T G z + V(q),
+/// z = reducedVelocity(q, p): the continuous energy of the constrained velocity X z whose
+/// momentum has the same pairing with Delta(q) as p (only that pairing enters the next step). For
+/// m = 0 it is the spec's 1/2 p^T M^-1 p + V (§3.5); unlike that formula it stays defined where
+/// M(q) is singular (the pendulum's chart at sin theta = 0).
 template <LdapModel Model>
 inline double nodeEnergy(const Model& model, const typename Model::Vec& q,
                          const typename Model::Vec& p) {
+  if constexpr (HasNodeEnergy<Model>) return model.nodeEnergy(q, p);
   const typename Model::XMat X = model.distributionBasis(q);
   const typename Model::RMat G = X.transpose() * model.massMatrix(q) * X;
   const typename Model::RVec z = G.partialPivLu().solve(X.transpose() * p);

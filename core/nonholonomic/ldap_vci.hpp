@@ -204,6 +204,15 @@ class LdapVci {
     Regular r;
     if (regular(0.0, q_, p_, r)) last_ = r;
   }
+  /// Sets the node state (q, p) and declares the (virtual) segment of length tauPrev (s) with
+  /// chord velocity wPrev that ends at q, for the trace columns at node 0 (e.g. the backward chord
+  /// of the initial-data conversion).
+  void reset(const Vec& q, const Vec& p, const Vec& wPrev, double tauPrev) {
+    reset(q, p);
+    last_.w = wPrev;
+    last_.ok = true;
+    lastTau_ = tauPrev;
+  }
   const Vec& q() const { return q_; }
   const Vec& p() const { return p_; }
   /// The last segment ending at the current node: its length (s), chord velocity and multipliers.

@@ -238,7 +238,8 @@ class DiskSystem final : public SystemDescription {
               {}};
     }
     LdapVci<Model> engine(model, h, opt);
-    engine.reset(q0, model.initialMomentum(q0, u0, w0, h));
+    engine.reset(q0, model.initialMomentum(q0, u0, w0, h),
+                 model.chordVelocity(q0[3] - h * w0, u0, w0, h), h);
     return {std::make_unique<DiskSimulation<LdapVci<Model>, O>>(std::move(engine), h, 0.0,
                                                                 std::move(cols)),
             {}};

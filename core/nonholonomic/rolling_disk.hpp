@@ -133,6 +133,12 @@ struct RollingDiskModel : LdapTypes<4, 2> {
     return q0 - h * chordVelocity(q0[3] - h * w0, u0, w0, h);
   }
 
+  /// Node energy 1/2 p^T M^-1 p (spec §3.5; M constant). With the discrete momentum p = M w of
+  /// the last chord it is 1/2 (A u^2 + B w^2) of that chord, the quantity the smooth steps keep.
+  double nodeEnergy(const Vec&, const Vec& p) const {
+    return 0.5 * (p[0] * p[0] / m + p[1] * p[1] / m + p[2] * p[2] / I + p[3] * p[3] / J);
+  }
+
   /// Continuous momentum M X(q) z of the reduced velocity z = (u, w) at q.
   Vec momentum(const Vec& q, double u, double w) const {
     return Vec(m * R * std::cos(q[3]) * u, m * R * std::sin(q[3]) * u, I * u, J * w);
