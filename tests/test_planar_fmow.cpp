@@ -559,6 +559,58 @@ class TestPlanarFmow : public QObject {
     QVERIFY(std::fabs(dH - expected) <= 1e-12);
   }
 
+  // P11: a tip that dips below the floor and comes back between two sub-samples (all 9 samples
+  // and both ends admissible) is still found: the curvature bound flags the sub-interval and the
+  // minimum is located. Star without gravity, theta sweeping through -3pi/4 (tip++ lowest) at
+  // s = 0.5625, the middle of [0.5, 0.625]; depth 1e-4 m.
+  void crossingBetweenSamplesIsFound() {
+    StarFloorModel<> star = defaultStar();
+    star.potentialTerm.g = 0.0;
+    const double tau = 0.01, omega = 50.0;  // theta advances 0.5 rad over the step
+    FmowIntegrator<StarFloorModel<>> integ(star, tau);
+    const double theta0 = -3 * M_PI / 4 - 0.5625 * omega * tau;
+    const Eigen::Vector3d q(0, std::sqrt(0.5) - 1e-4, theta0), p(0, 0, omega * star.massDiagonal[2]);
+    const auto path = integ.drift(tau, q, p, star.potentialGradient(q));
+    for (int i = 0; i <= 8; ++i) {
+      Eigen::Vector4d g;
+      star.gaps(path.position(i / 8.0), g);
+      QVERIFY(g.minCoeff() > 0.0);  // sampling alone sees nothing
+    }
+    QVERIFY(star.gap(0, path.position(0.5625)) < -0.9e-4);
+    Eigen::Vector4d g0, g1, kappa;
+    star.gaps(q, g0);
+    star.gaps(path.position(1.0), g1);
+    star.gapCurvatureBounds(q, path.a, path.b, kappa);
+    const Crossing c = firstCrossing(star, path, g0, g1, kappa, DetectionOptions{});
+    QVERIFY(c.found && !c.failed);
+    QCOMPARE(c.gap, 0);
+    QVERIFY(c.s > 0.5 && c.s < 0.5625);
+    QVERIFY(std::fabs(star.gap(0, path.position(c.s))) <= 1e-15);
+  }
+
+  // P12, alpha -> 1: an impact at the very end of a step (particle released at rest from
+  // y0 = g h^2 / 2 lands at t = h): the remainder is below 1e-12 h, the step ends at the impact
+  // point with the rebound momentum, and H changes by (h^2/8) m g^2 (1 - 2 alpha) ~ -(h^2/8) m g^2.
+  void impactAtTheEndOfAStep() {
+    ParticleFloorModel<> particle;
+    const double h = 0.01;
+    FmowIntegrator<ParticleFloorModel<>> integ(particle, h);
+    Eigen::Vector2d q(0.0, 0.5 * kG * h * h), p(0.0, 0.0);
+    const double h0 = integ.nodeEnergy(q, p);
+    Eigen::Matrix<double, 1, 1> g(q[1]);
+    QCOMPARE(integ.step(q, p, g), RunStatus::Ok);
+    QCOMPARE(integ.lastStep().impactCount, 1);
+    const double alpha = integ.lastStep().impacts[0].s;
+    QVERIFY(alpha > 1.0 - 1e-12);
+    QVERIFY(g[0] >= 0.0 && g[0] <= 1e-15);
+    // Incoming speed g h; E_d equality (E- = H0 - (h^2/8) m g^2, E_d -> H on the vanishing
+    // remainder) gives p_y+ = sqrt(g^2 h^2 - g^2 h^2 / 4) = (sqrt(3)/2) g h.
+    QVERIFY(std::fabs(p[1] - std::sqrt(3.0) / 2 * kG * h) <= 1e-12);
+    const double expected = h * h / 8 * kG * kG * (1 - 2 * alpha);
+    QVERIFY(std::fabs(integ.nodeEnergy(q, p) - h0 - expected) <= 1e-12);
+    QVERIFY(std::fabs(integ.lastSegmentTau()) <= 1e-12 * h);
+  }
+
   // §2.8 corner: the star landing flat puts two tips on the floor at the same instant. The
   // sequential rule applies one impulse per tip at the same point and time; both tips leave,
   // the energy identity of §2.7 still holds, p_x is unchanged.

@@ -60,11 +60,12 @@ double gapRoundoff(const Model& model, int j, const typename Model::Vec& q) {
          model.gapGradient(j, q).cwiseAbs().dot((q.cwiseAbs().array() + model.lengthScale).matrix());
 }
 
-/// Step 1 of the rule for all gaps at once: true when no gap can cross on [0, 1], so no sampling is
-/// needed. Inline so that the smooth step stays a handful of instructions.
+/// Step 1 of the rule for one gap: G(0), G(1) and the bound of G'' prove G >= 0 on [0, 1].
 inline bool gapClear(double g0, double g1, double curvature) {
   return g0 >= 0.0 && g1 >= 0.0 && std::min(g0, g1) >= 0.125 * std::max(curvature, 0.0);
 }
+/// Step 1 for all gaps at once: true when no gap can cross on [0, 1], so no sampling is needed.
+/// Inline so that the smooth step stays a handful of instructions.
 template <class GapVec>
 inline bool clearOfContact(const GapVec& g0, const GapVec& g1, const GapVec& curvature) {
   for (int j = 0; j < g0.size(); ++j) {

@@ -16,7 +16,9 @@
 //  * A further crossing in the remaining sub-step: first impulse and second contact time solved
 //    together, (78), then the next impact, (79), and so on (§2.6); a gap already in contact at the
 //    impact point gets a sequential impulse at the same point (§2.8 corners). At most
-//    maxImpactsPerStep impacts per step, else RunStatus::Zeno.
+//    maxImpactsPerStep impacts per step, else RunStatus::Zeno. Where (78) has no solution (the
+//    same gap again after a tiny hop: degenerate for linear V) the impulse is kept and the (78a)
+//    defect reported; a grazing impulse without a real rebound root is a pure reflection (P12).
 //
 // Energies are evaluated in momentum form, E_d(q, S(tau; q, p), tau) = 1/2 w^T M^-1 w +
 // (V(q) + V(S))/2 with w = p - (tau/2) grad V(q) (equal to (72); no division by tau), so the
@@ -124,10 +126,8 @@ class FmowIntegrator {
     const Vec pPlus = pMinus + mu * n;
     const Vec v = inverseMass(pPlus - (0.5 * tau) * ci);
     const Vec qEnd = drift(tau, qi, pPlus, ci).position(1.0);
-    const double f = 0.5 * v.dot(pPlus - (0.5 * tau) * ci) +
-                     0.5 * (model_.potential(qi) + model_.potential(qEnd)) - eMinus;
     const double df = v.dot(n) + 0.5 * tau * model_.potentialGradient(qEnd).dot(inverseMass(n));
-    return {f, df};
+    return {segmentEnergy(tau, qi, pPlus, ci) - eMinus, df};
   }
 
   /// Impulse mu at the impact point qi (ci = grad V(qi)) with incoming momentum pMinus, normal n,
@@ -222,8 +222,7 @@ class FmowIntegrator {
     const Vec mnj = inverseMass(nj);
     const Vec dqdd = inverseMass(pPlus - d * ci);  // d q~' / d d
     JointResidual out;
-    out.r[0] = 0.5 * v.dot(pPlus - (0.5 * d) * ci) +
-               0.5 * (model_.potential(qi) + model_.potential(qe)) - eMinus;
+    out.r[0] = segmentEnergy(d, qi, pPlus, ci) - eMinus;
     out.r[1] = model_.gap(k, qe);
     out.J(0, 0) = v.dot(nj) + 0.5 * d * ce.dot(mnj);
     out.J(0, 1) = -0.5 * v.dot(ci) + 0.5 * ce.dot(dqdd);
