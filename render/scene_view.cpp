@@ -697,6 +697,11 @@ struct SceneView::Impl {
       trailPoints->GetPoint(trailHead, last.data());
       if ((p - last).norm() < kTrailMinStep * L) return;
     }
+    if (trailHead < 0) {
+      // Park the unused slots on the first point: invisible either way, but they then add
+      // nothing to the scene bounds VTK derives the camera clipping range from.
+      for (int i = 0; i < kTrailCapacity; ++i) trailPoints->SetPoint(i, p.data());
+    }
     trailHead = (trailHead + 1) % kTrailCapacity;
     trailCount = std::min(trailCount + 1, kTrailCapacity);
     trailPoints->SetPoint(trailHead, p.data());

@@ -206,6 +206,7 @@ struct VtkWidget::Impl {
   QOpenGLContext* glContext = nullptr;  ///< the widget's context, while initialized
   QSurface* glSurface = nullptr;        ///< the surface it was current on in initializeGL
   bool hasContext = false;
+  bool announced = false;  ///< initialized() was emitted
   bool failed = false;
   QString error;
   QLabel* message = nullptr;  ///< shown instead of the 3-D view when OpenGL is unavailable
@@ -414,7 +415,10 @@ void VtkWidget::initializeGL() {
   d->interactor->UpdateSize(static_cast<int>(width() * dpr + 0.5),
                             static_cast<int>(height() * dpr + 0.5));
   w->SetDPI(static_cast<int>(72 * dpr + 0.5));
-  emit initialized();
+  if (!d->announced) {  // a re-parented widget gets a new context: announce only the first
+    d->announced = true;
+    emit initialized();
+  }
 }
 
 void VtkWidget::resizeGL(int w, int h) {

@@ -197,6 +197,44 @@ class TestRenderWidget : public QObject {
     QVERIFY(frameAfter != frameBefore);
   }
 
+  void survivesReparentingIntoAnotherWindow() {
+    // A dock widget floated out of the main window moves its VtkWidget to a new top-level: Qt
+    // destroys the GL context and makes a new one; VTK must let go of the old and draw again.
+    QWidget first, second;
+    first.resize(320, 240);
+    second.resize(320, 240);
+    auto* widget = new VtkWidget(&first);
+    widget->resize(300, 220);
+    QSignalSpy initialized(widget, &VtkWidget::initialized);
+    QSignalSpy swapped(widget, &QOpenGLWidget::frameSwapped);
+    vtkNew<vtkRenderer> renderer;
+    renderer->SetBackground(0.9, 0.92, 0.95);
+    vtkNew<vtkSphereSource> sphere;
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputConnection(sphere->GetOutputPort());
+    vtkNew<vtkActor> actor;
+    actor->SetMapper(mapper);
+    actor->GetProperty()->SetColor(0.85, 0.45, 0.2);
+    renderer->AddActor(actor);
+    widget->renderWindow()->AddRenderer(renderer);
+    renderer->ResetCamera();
+    first.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&first));
+    QVERIFY(waitForFrames(*widget, swapped, 1));
+    QVERIFY(widget->hasContext());
+    widget->setParent(&second);
+    widget->show();
+    second.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&second));
+    QVERIFY(waitForFrames(*widget, swapped, 1));
+    QVERIFY(widget->hasContext());
+    QCOMPARE(initialized.count(), 1);  // announced once, however many contexts it had
+    const QImage frame = widget->grabFramebuffer();
+    const QColor centre = frame.pixelColor(frame.width() / 2, frame.height() / 2);
+    QVERIFY2(centre.red() > centre.blue() + 40, qPrintable(centre.name()));
+    QVERIFY(luminanceSpread(frame) > 5.0);
+  }
+
   void keyRAsksForTheScenesResetView() {
     VtkWidget widget;
     QSignalSpy reset(&widget, &VtkWidget::resetViewRequested);
