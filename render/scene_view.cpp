@@ -43,6 +43,7 @@ constexpr double kImpactEndRadius = 0.25;    // in L
 // Heights (in L) of coplanar layers above their surface, so each wins the depth test from any
 // angle: floor patch 0 < shadow < grid lines < table disc < its grid < shadow on the table.
 constexpr double kShadowLift = 1e-3;
+constexpr double kMaxPatch = 25.0;  // in L: largest half-size a plane patch is drawn with
 constexpr double kGridLift = 2e-3;
 constexpr double kDiscLift = 3e-3;
 constexpr double kDiscGridLift = 4e-3;
@@ -461,10 +462,13 @@ struct SceneView::Impl {
     }
     const Eigen::Vector3d n = plane.normal.normalized();
     const Eigen::Vector3d color = rgb(plane.color);
-    const double H = plane.halfExtent;
+    // Drawn with a half-size of at most kMaxPatch L: it fades out well before its edge, and VTK puts
+    // the near clipping plane at ~1e-3 of the scene's depth, so a 100 km patch would clip the
+    // bodies away.
+    const double H = std::min(plane.halfExtent, kMaxPatch * L);
     // Grid: minor lines every ~L/2 (a nice number), major every 5 minor; the patch recentres in
     // whole major steps so both stay put in the world.
-    const double minor = geometry::niceStep(L / 2.0);
+    const double minor = minorGridStep(H);
     const double major = 5.0 * minor;
     const double snap = plane.followBody ? major : 0.0;
     const int pieces = 48;  // per line / edge, for a smooth fade
@@ -521,16 +525,22 @@ struct SceneView::Impl {
     if (n.dot(up) > 0.3) floors.push_back(Floor{plane.point, n, f, kShadowLift});
   }
 
+  // About L/2, but never more than ~200 lines across a patch of half-size `half` (memory, and
+  // the per-frame fade, grow with the line count).
+  double minorGridStep(double half) const {
+    return std::max(geometry::niceStep(L / 2.0), geometry::niceStep(half / 100.0));
+  }
+
   // Planar scenes: faint graph paper behind the bodies (minor/major lines as on the floors), so
   // heights and drift read against a fixed world grid; it follows the body like a floor patch.
   void buildBackdrop() {
     double half = 10.0 * L;
     for (const Obstacle& o : scene.obstacles) {
       if (const auto* pl = std::get_if<PlaneObstacle>(&o)) {
-        if (positive(pl->halfExtent)) half = std::max(half, pl->halfExtent);
+        if (positive(pl->halfExtent)) half = std::max(half, std::min(pl->halfExtent, kMaxPatch * L));
       }
     }
-    const double minor = geometry::niceStep(L / 2.0);
+    const double minor = minorGridStep(half);
     const double major = 5.0 * minor;
     Eigen::Matrix4d f = Eigen::Matrix4d::Identity();
     f(2, 3) = -frontZ;  // behind every body
@@ -882,6 +892,9 @@ SceneView::SceneView(vtkRenderer* renderer) : d(std::make_unique<Impl>(renderer)
   // translucent geometry at all. Plain alpha blending is enough for the few translucent things
   // here (cylinder wall, trail, impact marks, shadows), which rarely overlap each other.
   renderer->SetUseDepthPeeling(false);
+  // Near plane at 1e-4 of the scene depth (VTK's default is 1e-3 with a 24-bit depth buffer):
+  // long trails and large floors deepen the scene, and the bodies must not be clipped.
+  renderer->SetNearClippingPlaneTolerance(1e-4);
   d->lights->SetKeyLightIntensity(0.85);
   d->lights->AddLightsToRenderer(renderer);
 }

@@ -573,6 +573,21 @@ class TestRenderScene : public QObject {
     render();
   }
 
+  void hugeFloorPatchStaysCheap() {
+    // A plane drawn 100 km wide with L = 1 m must not become millions of grid vertices: the grid
+    // coarsens to at most ~200 lines per direction.
+    SceneSpec s = spatialScene(SphereShape{0.3});
+    std::get<PlaneObstacle>(s.obstacles.front()).halfExtent = 5e4;
+    off_->scene().setScene(s);
+    QVERIFY(off_->scene().sceneError().empty());
+    const unsigned long kb = sceneMemoryKb(renderer_);
+    QVERIFY2(kb < 20000, qPrintable(QString("%1 kB").arg(kb)));
+    std::vector<Pose> poses{at(0, 0, 0.3)};
+    off_->scene().setPoses(poses, 0.0);
+    double cx = 0.0, cy = 0.0;
+    QVERIFY(redCentroid(render(), &cx, &cy));
+  }
+
   // ---- OffscreenRenderer --------------------------------------------------------------------
 
   void framesComeTopRowFirst() {
