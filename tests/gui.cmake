@@ -1,3 +1,16 @@
 # Desktop application area: the plot decimator (core, no display) and the GUI suites (label gui,
 # need an X display: ./test.sh runs ctest under xvfb-run).
 ricochet_add_test(NAME test_trace_decimator SOURCES test_trace_decimator.cpp LABELS core)
+
+if(RICOCHET_BUILD_GUI)
+  # Drives the real MainWindow: systems, edits, refusals, pause/step/resume, GUI latency, settings.
+  ricochet_add_test(NAME test_gui_mainwindow SOURCES test_gui_mainwindow.cpp test_gui_support.hpp
+    LABELS gui LIBS ricochet_desktop VTK::RenderingCore TIMEOUT 300)
+  # PNGs of the window per system land in <build>/screenshots/ (look at them after a change).
+  ricochet_add_test(NAME test_gui_screenshots SOURCES test_gui_screenshots.cpp test_gui_support.hpp
+    LABELS gui LIBS ricochet_desktop TIMEOUT 300)
+  # The latency test measures how promptly the GUI thread answers while the worker runs flat out
+  # and Mesa renders in software: with another test competing for the two cores it would measure
+  # the machine's load instead. Run the GUI suites alone.
+  set_tests_properties(test_gui_mainwindow test_gui_screenshots PROPERTIES RUN_SERIAL TRUE)
+endif()

@@ -1,0 +1,96 @@
+// ricochet: the desktop application. With no arguments it opens the last system used (the
+// default system on a first launch) and starts animating.
+//
+//   ricochet [--system ID] [--scenario FILE.json] [--paused]
+
+#include "app/desktop/main_window.hpp"
+#include "core/model/registry.hpp"
+#include "render/vtk_widget.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QMessageBox>
+#include <QSurfaceFormat>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstdlib>
+
+#if __has_include("core/io/scenario_io.hpp")
+#include "core/io/scenario_io.hpp"
+#define RICOCHET_HAVE_SCENARIO_IO 1
+#else
+#define RICOCHET_HAVE_SCENARIO_IO 0
+#endif
+
+int main(int argc, char** argv) {
+  // VTK 9.1's OpenGL loader does not work on native Wayland: go through XWayland unless the user
+  // chose a platform. The surface format must be the default before QApplication exists.
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "xcb");
+  QSurfaceFormat::setDefaultFormat(ricochet::render::VtkWidget::defaultFormat());
+
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Ricochet"));
+  QApplication::setApplicationName(QStringLiteral("ricochet"));
+  QApplication::setApplicationDisplayName(QStringLiteral("Ricochet"));
+  QApplication::setApplicationVersion(QStringLiteral(RICOCHET_VERSION));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/ricochet/icons/ricochet.svg")));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("Ricochet: mechanical systems with impacts, integrated by variational "
+                     "collision integrators."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  QCommandLineOption systemOption(QStringLiteral("system"),
+                                  QStringLiteral("Open system ID (see ricochet-cli list)."),
+                                  QStringLiteral("ID"));
+  QCommandLineOption scenarioOption(QStringLiteral("scenario"),
+                                    QStringLiteral("Open a saved scenario (JSON)."),
+                                    QStringLiteral("FILE"));
+  QCommandLineOption pausedOption(QStringLiteral("paused"),
+                                  QStringLiteral("Open paused instead of animating."));
+  parser.addOption(systemOption);
+  parser.addOption(scenarioOption);
+  parser.addOption(pausedOption);
+  parser.process(app);
+
+  ricochet::app::MainWindowOptions options;
+  options.play = !parser.isSet(pausedOption);
+  QString startupError;
+  if (parser.isSet(systemOption)) {
+    options.systemId = parser.value(systemOption);
+    if (!ricochet::findSystem(options.systemId.toStdString())) {
+      startupError = QStringLiteral("unknown system '%1'; opening %2 instead")
+                         .arg(options.systemId, ricochet::app::MainWindow::defaultSystemId());
+      options.systemId.clear();
+    }
+  }
+  if (parser.isSet(scenarioOption)) {
+    const QString path = parser.value(scenarioOption);
+#if RICOCHET_HAVE_SCENARIO_IO
+    const ricochet::io::ScenarioResult loaded = ricochet::io::loadScenario(path.toStdString());
+    if (loaded.ok()) {
+      options.scenario = *loaded.scenario;
+    } else {
+      startupError = QString::fromStdString(loaded.error);
+    }
+#else
+    startupError = QStringLiteral("%1: scenario files are not supported by this build").arg(path);
+#endif
+  }
+  if (!startupError.isEmpty()) std::fprintf(stderr, "ricochet: %s\n", qPrintable(startupError));
+
+  ricochet::app::MainWindow window(options);
+  window.show();
+  if (!startupError.isEmpty()) {
+    QTimer::singleShot(0, &window, [&window, startupError] {
+      auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Ricochet"),
+                                  startupError, QMessageBox::Ok, &window);
+      box->setAttribute(Qt::WA_DeleteOnClose);
+      box->open();
+    });
+  }
+  return app.exec();
+}

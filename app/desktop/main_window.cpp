@@ -1,0 +1,707 @@
+#include "app/desktop/main_window.hpp"
+
+#include "app/desktop/number_field.hpp"
+#include "app/desktop/plot_panel.hpp"
+#include "app/desktop/scenario_editor.hpp"
+#include "app/desktop/simulation_worker.hpp"
+#include "core/model/registry.hpp"
+#include "render/scene_view.hpp"
+#include "render/vtk_widget.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+
+#include <vtkCamera.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkNew.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+
+#include <cmath>
+
+#if __has_include("core/io/scenario_io.hpp")
+#include "core/io/scenario_io.hpp"
+#define RICOCHET_HAVE_SCENARIO_IO 1
+#else
+#define RICOCHET_HAVE_SCENARIO_IO 0
+#endif
+
+namespace ricochet::app {
+
+namespace {
+constexpr int kPlotPeriodMs = 50;  // plots redraw at <= 20 Hz while running
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// Decimal places that resolve one step of length h in the time display (2..9).
+int timeDecimals(double h) {
+  if (!(h > 0.0)) return 3;
+  return std::clamp(int(std::ceil(-std::log10(h) - 1e-9)), 2, 9);
+}
+
+QString groupedInteger(std::int64_t n) {
+  return QLocale::c().toString(qlonglong(n)).replace(',', QChar(0x2009));  // thin space
+}
+
+QString scientific(double v) { return QString::number(v, 'e', 2); }
+
+bool equalScenarios(const Scenario& a, const Scenario& b) {
+  return a.system == b.system && a.parameters == b.parameters && a.initial == b.initial &&
+         a.integrator.name == b.integrator.name && a.integrator.h == b.integrator.h &&
+         a.integrator.tolerance == b.integrator.tolerance && a.tEnd == b.tEnd;
+}
+
+const char* kAboutHtml = R"(
+<h3>Ricochet %1</h3>
+<p>A desktop laboratory for mechanical systems with impacts, built on <b>variational collision
+integrators</b>: the impact time is an unknown of the discrete variational principle, so energy
+stays bounded over thousands of collisions and momenta are conserved where a symmetry says so.</p>
+<p><b>Papers implemented</b></p>
+<ol style="margin-left: -20px">
+<li>[004] R. C. Fetecau, J. E. Marsden, M. Ortiz, M. West, <i>Nonsmooth Lagrangian mechanics and
+variational collision integrators</i>, SIAM J. Applied Dynamical Systems 2(3), 2003.</li>
+<li>[000] &Aacute;. Rodr&iacute;guez Abella, L. Colombo, <i>Variational collision integrators for
+nonholonomic Lagrangian systems</i>.</li>
+<li>[001] &Aacute;. Rodr&iacute;guez Abella, L. Colombo, <i>Implicit nonholonomic mechanics with
+collisions</i>.</li>
+<li>[002] A. Anahory Simoes, L. Colombo, <i>Nonholonomic systems with inequality
+constraints</i>.</li>
+<li>[003] K. Tran, M. Leok, <i>Lie group variational collision integrators for a class of hybrid
+systems</i>, arXiv:2310.15356.</li>
+</ol>
+<p>BSD-3-Clause. Built with Qt %2 (LGPL-3), VTK (BSD-3) and Eigen (MPL-2).</p>
+)";
+
+struct SpeedChoice {
+  const char* label;
+  double speed;  // simulated s per wall s; 0 = as fast as possible
+};
+constexpr SpeedChoice kSpeeds[] = {{"0.1\u00d7", 0.1}, {"0.25\u00d7", 0.25}, {"0.5\u00d7", 0.5},
+                                   {"1\u00d7", 1.0},   {"2\u00d7", 2.0},     {"5\u00d7", 5.0},
+                                   {"10\u00d7", 10.0}, {"max", 0.0}};
+}  // namespace
+
+struct MainWindow::Scene {
+  vtkSmartPointer<vtkRenderer> renderer;
+  std::unique_ptr<render::SceneView> view;
+  std::string system;                // system of the scene on screen
+  std::vector<double> parameters;    // parameters the scene was built from
+  // The user's camera across a geometry rebuild: SceneView frames its new scene on the first
+  // poses, so the camera is put back right after the first snapshot of the new run.
+  vtkSmartPointer<vtkCamera> keptCamera;
+};
+
+MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
+    : QMainWindow(parent),
+      options_(std::move(options)),
+      scene_(std::make_unique<Scene>()),
+      settings_(std::make_unique<QSettings>()) {
+  setObjectName(QStringLiteral("RicochetMainWindow"));
+  setWindowTitle(QStringLiteral("Ricochet"));
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+  host_ = new WorkerHost(this);
+  connect(host_, &WorkerHost::started, this, &MainWindow::onStarted);
+  connect(host_, &WorkerHost::rejected, this, &MainWindow::onRejected);
+  connect(host_, &WorkerHost::snapshotReady, this, &MainWindow::onSnapshot);
+
+  // The 3-D view.
+  sceneWidget_ = new render::VtkWidget(this);
+  sceneWidget_->setObjectName(QStringLiteral("sceneView"));
+  sceneWidget_->setMinimumSize(320, 240);
+  scene_->renderer = vtkSmartPointer<vtkRenderer>::New();
+  sceneWidget_->renderWindow()->AddRenderer(scene_->renderer);
+  scene_->view = std::make_unique<render::SceneView>(scene_->renderer);
+  connect(sceneWidget_, &render::VtkWidget::resetViewRequested, this, [this] {
+    scene_->view->resetCamera();
+    sceneWidget_->requestRender();
+  });
+  setCentralWidget(sceneWidget_);
+  ackFallback_.setSingleShot(true);
+  ackFallback_.setInterval(250);
+  auto ack = [this] {
+    if (!ackPending_) return;
+    ackPending_ = false;
+    ackFallback_.stop();
+    host_->snapshotConsumed();
+  };
+  connect(sceneWidget_, &QOpenGLWidget::frameSwapped, this, ack);
+  connect(&ackFallback_, &QTimer::timeout, this, ack);
+
+  buildDocks();
+  buildActions();
+  buildStatusBar();
+  setAntialiasing(false);
+  if (options_.restoreSettings) restoreWindowSettings();
+  resize(1280, 800);
+  if (options_.restoreSettings) {
+    const QByteArray geometry = settings_->value(QStringLiteral("window/geometry")).toByteArray();
+    if (!geometry.isEmpty()) restoreGeometry(geometry);
+    const QByteArray state = settings_->value(QStringLiteral("window/state")).toByteArray();
+    if (!state.isEmpty()) restoreState(state);
+  }
+
+  if (systems().empty()) {
+    statusBar()->showMessage(tr("No system is registered in this build."));
+    for (QAction* a : {playAction_, stepAction_, resetAction_}) a->setEnabled(false);
+    return;
+  }
+  // What to open: a scenario (--scenario), a system (--system), the last one used, the default.
+  host_->setPlotColumns(plots_->plotColumns());
+  running_ = options_.play;
+  updatePlayAction(running_);
+  if (options_.scenario) {
+    send(*options_.scenario, Request{RequestKind::File, nullptr, tr("the scenario file")});
+  } else {
+    QString id = options_.systemId;
+    if (id.isEmpty() && options_.restoreSettings) {
+      id = settings_->value(QStringLiteral("run/system")).toString();
+    }
+    if (!findSystem(id.toStdString())) id = defaultSystemId();
+    openSystem(id, RequestKind::Startup);
+  }
+}
+
+MainWindow::~MainWindow() {
+  // Widgets going away may still signal (a focused field commits on focus-out): silence them,
+  // then stop the worker thread before the views are destroyed.
+  for (QObject* o : std::initializer_list<QObject*>{editor_, plots_, speedCombo_}) {
+    if (o) o->blockSignals(true);
+  }
+  delete host_;
+  host_ = nullptr;
+}
+
+QString MainWindow::defaultSystemId() {
+  for (const char* id : {"ellipsoid-plane", "ellipse-floor"}) {
+    if (findSystem(id)) return QString::fromLatin1(id);
+  }
+  return systems().empty() ? QString() : qs(systems().front()->info().id);
+}
+
+vtkRenderer* MainWindow::sceneRenderer() const { return scene_->renderer; }
+
+QLabel* MainWindow::statusField(const QString& name) const {
+  auto it = status_.find(name);
+  return it == status_.end() ? nullptr : it->second;
+}
+
+void MainWindow::buildDocks() {
+  editor_ = new ScenarioEditor;
+  editor_->setObjectName(QStringLiteral("scenarioEditor"));
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(editor_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the forms follow the width
+  scroll->setMinimumWidth(280);
+  auto* editorDock = new QDockWidget(tr("Scenario"), this);
+  editorDock->setObjectName(QStringLiteral("scenarioDock"));
+  editorDock->setWidget(scroll);
+  addDockWidget(Qt::LeftDockWidgetArea, editorDock);
+
+  plots_ = new PlotPanel;
+  plots_->setObjectName(QStringLiteral("plotPanel"));
+  auto* plotDock = new QDockWidget(tr("Plots"), this);
+  plotDock->setObjectName(QStringLiteral("plotDock"));
+  plotDock->setWidget(plots_);
+  addDockWidget(Qt::RightDockWidgetArea, plotDock);
+  resizeDocks({editorDock, plotDock}, {300, 430}, Qt::Horizontal);
+
+  connect(editor_, &ScenarioEditor::systemRequested, this, &MainWindow::selectSystem);
+  connect(editor_, &ScenarioEditor::requestRun, this,
+          [this](const Scenario& candidate, QWidget* source) {
+            send(candidate, Request{RequestKind::Edit, source, QString()});
+          });
+  connect(editor_, &ScenarioEditor::refusedLocally, this, [this](const QString& reason) {
+    statusBar()->showMessage(tr("Refused: %1").arg(reason), 10000);
+    emit requestRefused(reason);
+  });
+  connect(editor_, &ScenarioEditor::stopAtEndChanged, this, [this](bool stop) {
+    host_->setStopAtEnd(stop);
+    settings_->setValue(QStringLiteral("run/stopAtEnd"), stop);
+  });
+  connect(plots_, &PlotPanel::plotColumnsChanged, this,
+          [this](int columns) { host_->setPlotColumns(columns); });
+}
+
+void MainWindow::buildActions() {
+  QStyle* st = style();
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(st->standardIcon(QStyle::SP_DialogOpenButton),
+                                  tr("&Open Scenario..."), this, &MainWindow::openScenarioDialog);
+  open->setShortcut(QKeySequence::Open);
+  open->setEnabled(RICOCHET_HAVE_SCENARIO_IO);
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* simMenu = menuBar()->addMenu(tr("&Simulation"));
+  playAction_ = new QAction(this);
+  playAction_->setObjectName(QStringLiteral("playAction"));
+  playAction_->setShortcut(Qt::Key_Space);
+  connect(playAction_, &QAction::triggered, this, &MainWindow::togglePlay);
+  stepAction_ = new QAction(st->standardIcon(QStyle::SP_MediaSkipForward), tr("&Step"), this);
+  stepAction_->setObjectName(QStringLiteral("stepAction"));
+  stepAction_->setShortcut(Qt::Key_S);
+  stepAction_->setToolTip(tr("Pause and advance one time step (S)"));
+  connect(stepAction_, &QAction::triggered, this, [this] {
+    running_ = false;
+    updatePlayAction(false);
+    host_->stepOnce();
+  });
+  resetAction_ = new QAction(st->standardIcon(QStyle::SP_BrowserReload), tr("&Reset"), this);
+  resetAction_->setObjectName(QStringLiteral("resetAction"));
+  resetAction_->setShortcut(Qt::Key_R);
+  resetAction_->setToolTip(tr("Restart from the initial conditions (R)"));
+  connect(resetAction_, &QAction::triggered, this, [this] { host_->reset(); });
+  simMenu->addAction(playAction_);
+  simMenu->addAction(stepAction_);
+  simMenu->addAction(resetAction_);
+  QMenu* speedMenu = simMenu->addMenu(tr("S&peed"));
+
+  QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+  resetViewAction_ = viewMenu->addAction(st->standardIcon(QStyle::SP_DesktopIcon),
+                                         tr("Reset &View"), this, [this] {
+                                           scene_->view->resetCamera();
+                                           sceneWidget_->requestRender();
+                                         });
+  resetViewAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  resetViewAction_->setToolTip(tr("Back to the scene's default camera (Ctrl+0)"));
+  followAction_ = viewMenu->addAction(tr("&Follow Body"));
+  followAction_->setCheckable(true);
+  followAction_->setChecked(true);  // most bodies drift (the particle moves 2 m/s sideways)
+  followAction_->setShortcut(Qt::Key_F);
+  followAction_->setToolTip(tr("The camera follows the tracked body (F)"));
+  connect(followAction_, &QAction::toggled, this, [this](bool on) {
+    scene_->view->setFollow(on);
+    sceneWidget_->requestRender();
+    settings_->setValue(QStringLiteral("view/follow"), on);
+  });
+  trailAction_ = viewMenu->addAction(tr("&Trail"));
+  trailAction_->setCheckable(true);
+  trailAction_->setChecked(true);
+  trailAction_->setShortcut(Qt::Key_T);
+  connect(trailAction_, &QAction::toggled, this, [this](bool on) {
+    scene_->view->setTrailVisible(on);
+    sceneWidget_->requestRender();
+    settings_->setValue(QStringLiteral("view/trail"), on);
+  });
+  logErrorAction_ = viewMenu->addAction(tr("&Log Energy Error"));
+  logErrorAction_->setCheckable(true);
+  logErrorAction_->setShortcut(Qt::Key_L);
+  connect(logErrorAction_, &QAction::toggled, plots_, &PlotPanel::setLogError);
+  connect(plots_, &PlotPanel::logErrorToggled, this, [this](bool on) {
+    if (logErrorAction_->isChecked() != on) logErrorAction_->setChecked(on);
+    settings_->setValue(QStringLiteral("plots/logError"), on);
+  });
+  antialiasAction_ = viewMenu->addAction(tr("&Antialiasing"));
+  antialiasAction_->setCheckable(true);
+  antialiasAction_->setToolTip(
+      tr("Multisampled 3-D view and plots: smoother edges, about twice the rendering cost "
+         "under a software OpenGL renderer"));
+  connect(antialiasAction_, &QAction::toggled, this, [this](bool on) {
+    setAntialiasing(on);
+    settings_->setValue(QStringLiteral("view/antialiasing"), on);
+  });
+  viewMenu->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Ricochet"), this, &MainWindow::showAbout);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+  speedCombo_ = new QComboBox;
+  speedCombo_->setObjectName(QStringLiteral("speedCombo"));
+  speedCombo_->setToolTip(tr("Simulated seconds per wall-clock second; 'max' runs as fast as "
+                             "the integrator can"));
+  speedCombo_->setFocusPolicy(Qt::ClickFocus);
+  for (const SpeedChoice& c : kSpeeds) speedCombo_->addItem(QString::fromUtf8(c.label), c.speed);
+  auto* speedGroup = new QActionGroup(this);
+  for (int i = 0; i < speedCombo_->count(); ++i) {
+    QAction* a = speedMenu->addAction(speedCombo_->itemText(i));
+    a->setCheckable(true);
+    speedGroup->addAction(a);
+    connect(a, &QAction::triggered, this, [this, i] { speedCombo_->setCurrentIndex(i); });
+    connect(speedCombo_, &QComboBox::currentIndexChanged, a,
+            [a, i](int index) { a->setChecked(index == i); });
+  }
+  // Initial speed: the remembered one, else real time; set before the signal is connected so
+  // building the window never overwrites the remembered choice.
+  int speedIndex = 3;  // 1x
+  if (options_.restoreSettings) {
+    const int saved = speedCombo_->findText(settings_->value(QStringLiteral("run/speed")).toString());
+    if (saved >= 0) speedIndex = saved;
+  }
+  speedCombo_->setCurrentIndex(speedIndex);
+  speedGroup->actions().at(speedIndex)->setChecked(true);
+  const double initialSpeed = speedCombo_->itemData(speedIndex).toDouble();
+  host_->setSpeed(initialSpeed > 0.0 ? initialSpeed : SimulationWorker::kMaxSpeed);
+  connect(speedCombo_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    const double speed = speedCombo_->itemData(index).toDouble();
+    host_->setSpeed(speed > 0.0 ? speed : SimulationWorker::kMaxSpeed);
+    settings_->setValue(QStringLiteral("run/speed"), speedCombo_->itemText(index));
+  });
+
+  QToolBar* bar = addToolBar(tr("Run"));
+  bar->setObjectName(QStringLiteral("runToolBar"));
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->addAction(playAction_);
+  bar->addAction(stepAction_);
+  bar->addAction(resetAction_);
+  bar->addSeparator();
+  bar->addWidget(new QLabel(tr(" Speed ")));
+  bar->addWidget(speedCombo_);
+  bar->addSeparator();
+  bar->addAction(resetViewAction_);
+  bar->addAction(followAction_);
+  bar->addAction(trailAction_);
+  viewMenu->addAction(bar->toggleViewAction());
+}
+
+void MainWindow::buildStatusBar() {
+  struct Field {
+    const char* name;
+    const char* tip;
+    int minChars;
+  };
+  const Field fields[] = {{"state", "Run state", 8},
+                          {"time", "Simulated time", 14},
+                          {"steps", "Steps taken", 12},
+                          {"impacts", "Impacts so far", 10},
+                          {"rate", "Integrator steps per wall-clock second", 14},
+                          {"error", "Relative energy error (E - E0)/|E0| of the current state", 16}};
+  for (const Field& f : fields) {
+    auto* l = new QLabel;
+    l->setObjectName(QStringLiteral("status_") + QString::fromLatin1(f.name));
+    l->setToolTip(tr(f.tip));
+    l->setMinimumWidth(l->fontMetrics().horizontalAdvance(QLatin1Char('0')) * f.minChars);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addPermanentWidget(l);
+    status_[QString::fromLatin1(f.name)] = l;
+  }
+}
+
+void MainWindow::restoreWindowSettings() {
+  QSettings& settings = *settings_;
+  editor_->setStopAtEnd(settings.value(QStringLiteral("run/stopAtEnd"), false).toBool());
+  followAction_->setChecked(settings.value(QStringLiteral("view/follow"), true).toBool());
+  trailAction_->setChecked(settings.value(QStringLiteral("view/trail"), true).toBool());
+  logErrorAction_->setChecked(settings.value(QStringLiteral("plots/logError"), false).toBool());
+  antialiasAction_->setChecked(settings.value(QStringLiteral("view/antialiasing"), false).toBool());
+}
+
+Scenario MainWindow::storedScenario(const SystemDescription& system) const {
+  // The last scenario run for this system, by value names (so a renamed or added parameter
+  // falls back to its default); anything invalid gives the paper's defaults.
+  const SystemInfo& info = system.info();
+  Scenario s = defaultScenario(system);
+  QSettings& settings = *settings_;
+  settings.beginGroup(QStringLiteral("scenarios/") + qs(info.id));
+  if (settings.childKeys().isEmpty() && settings.childGroups().isEmpty()) {
+    settings.endGroup();
+    return s;
+  }
+  auto readList = [&settings](const char* group, const std::vector<ParameterSpec>& specs,
+                              std::vector<double>& values) {
+    settings.beginGroup(QString::fromLatin1(group));
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const QVariant v = settings.value(qs(specs[i].name));
+      bool ok = false;
+      const double d = v.toDouble(&ok);
+      if (v.isValid() && ok) values[i] = d;
+    }
+    settings.endGroup();
+  };
+  readList("parameters", info.parameters, s.parameters);
+  readList("initial", info.initial, s.initial);
+  const QString integrator = settings.value(QStringLiteral("integrator")).toString();
+  if (!integrator.isEmpty()) s.integrator.name = integrator.toStdString();
+  bool ok = false;
+  double v = settings.value(QStringLiteral("h")).toDouble(&ok);
+  if (ok) s.integrator.h = v;
+  v = settings.value(QStringLiteral("tolerance")).toDouble(&ok);
+  if (ok) s.integrator.tolerance = v;
+  v = settings.value(QStringLiteral("t_end")).toDouble(&ok);
+  if (ok) s.tEnd = v;
+  settings.endGroup();
+  if (!validateScenario(s).empty()) return defaultScenario(system);
+  return s;
+}
+
+void MainWindow::saveScenarioSettings(const Scenario& s) {
+  const SystemDescription* system = findSystem(s.system);
+  if (!system) return;
+  const SystemInfo& info = system->info();
+  QSettings& settings = *settings_;
+  settings.setValue(QStringLiteral("run/system"), qs(s.system));
+  settings.beginGroup(QStringLiteral("scenarios/") + qs(s.system));
+  // Numbers as shortest round-trip text, so a restored scenario is bit-identical.
+  settings.beginGroup(QStringLiteral("parameters"));
+  for (std::size_t i = 0; i < info.parameters.size(); ++i) {
+    settings.setValue(qs(info.parameters[i].name), qs(formatNumber(s.parameters[i])));
+  }
+  settings.endGroup();
+  settings.beginGroup(QStringLiteral("initial"));
+  for (std::size_t i = 0; i < info.initial.size(); ++i) {
+    settings.setValue(qs(info.initial[i].name), qs(formatNumber(s.initial[i])));
+  }
+  settings.endGroup();
+  settings.setValue(QStringLiteral("integrator"), qs(s.integrator.name));
+  settings.setValue(QStringLiteral("h"), qs(formatNumber(s.integrator.h)));
+  settings.setValue(QStringLiteral("tolerance"), qs(formatNumber(s.integrator.tolerance)));
+  settings.setValue(QStringLiteral("t_end"), qs(formatNumber(s.tEnd)));
+  settings.endGroup();
+}
+
+std::uint64_t MainWindow::send(const Scenario& scenario, Request request) {
+  if (!host_) return 0;
+  const std::uint64_t id = nextRequest_++;
+  requests_[id] = std::move(request);
+  host_->start(scenario, id, running_);  // a new run keeps the play/pause state
+  return id;
+}
+
+void MainWindow::selectSystem(const QString& id) { openSystem(id, RequestKind::System); }
+
+void MainWindow::openSystem(const QString& id, RequestKind kind) {
+  const SystemDescription* system = findSystem(id.toStdString());
+  if (!system) return;
+  const Scenario stored = options_.restoreSettings ? storedScenario(*system)
+                                                   : defaultScenario(*system);
+  Request request{kind, nullptr, id};
+  request.defaults = equalScenarios(stored, defaultScenario(*system));
+  send(stored, request);
+}
+
+void MainWindow::onStarted(RunInfoPtr info) {
+  Request request;
+  if (auto it = requests_.find(info->requestId); it != requests_.end()) {
+    request = it->second;
+    requests_.erase(requests_.begin(), std::next(it));  // older requests were answered too
+  }
+  const Scenario& s = info->scenario;
+  const bool sameSystem = scene_->system == s.system;
+  if (!sameSystem) {
+    scene_->keptCamera = nullptr;
+    scene_->view->setScene(info->scene);  // a new system: its default camera
+  } else if (scene_->parameters != s.parameters) {
+    // Same system, new geometry: rebuild the actors but keep the user's camera.
+    if (!scene_->keptCamera) {
+      scene_->keptCamera = vtkSmartPointer<vtkCamera>::New();
+      scene_->keptCamera->DeepCopy(scene_->renderer->GetActiveCamera());
+    }
+    scene_->view->setScene(info->scene);
+  } else {
+    scene_->view->clearHistory();
+  }
+  scene_->view->setFollow(followAction_->isChecked());
+  scene_->view->setTrailVisible(trailAction_->isChecked());
+  scene_->system = s.system;
+  scene_->parameters = s.parameters;
+
+  run_ = info;
+  lastSnapshot_.reset();
+  plotClock_.invalidate();  // the new run's first snapshot is plotted at once
+  shownFailure_.clear();
+  plots_->setRun(*info);
+  if (request.kind == RequestKind::Edit) {
+    editor_->accepted(s, request.source);
+  } else {
+    editor_->setScenario(s);
+  }
+  if (options_.restoreSettings || request.kind != RequestKind::Startup) saveScenarioSettings(s);
+  const SystemInfo& sys = findSystem(s.system)->info();
+  setWindowTitle(tr("Ricochet \u2014 %1 (%2)").arg(qs(sys.title), qs(sys.source)));
+  if (request.kind == RequestKind::File) {
+    statusBar()->showMessage(tr("Opened %1").arg(request.label), 5000);
+  } else if (request.kind == RequestKind::Edit) {
+    statusBar()->showMessage(tr("Restarted with the new value"), 3000);
+  }
+  emit runStarted();
+}
+
+void MainWindow::onRejected(quint64 requestId, const QString& message) {
+  Request request;
+  if (auto it = requests_.find(requestId); it != requests_.end()) {
+    request = it->second;
+    requests_.erase(it);
+  }
+  switch (request.kind) {
+    case RequestKind::Edit:
+      editor_->refused(request.source, message);
+      statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
+      break;
+    case RequestKind::System:
+    case RequestKind::Startup: {
+      if (request.defaults) {  // the paper's defaults refused: nothing sensible to fall back to
+        statusBar()->showMessage(tr("Refused: %1").arg(message));
+        if (run_) editor_->setScenario(run_->scenario);  // the picker shows what runs
+        break;
+      }
+      // A remembered scenario that no longer starts (e.g. the system's checks changed): fall
+      // back to the paper's defaults and say so.
+      statusBar()->showMessage(
+          tr("Stored scenario refused (%1); using the paper's defaults").arg(message), 10000);
+      if (const SystemDescription* sys = findSystem(request.label.toStdString())) {
+        Request retry{request.kind, nullptr, request.label};
+        retry.defaults = true;
+        send(defaultScenario(*sys), retry);
+      }
+      break;
+    }
+    case RequestKind::File: {
+      const QString text = tr("Could not open the scenario %1:\n%2").arg(request.label, message);
+      statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
+      auto* box = new QMessageBox(QMessageBox::Warning, tr("Scenario refused"), text,
+                                  QMessageBox::Ok, this);
+      box->setAttribute(Qt::WA_DeleteOnClose);
+      box->open();  // window-modal, never blocks the event loop
+      if (!run_) openSystem(defaultSystemId(), RequestKind::Startup);
+      break;
+    }
+  }
+  emit requestRefused(message);
+}
+
+void MainWindow::onSnapshot(SnapshotPtr s) {
+  if (!run_ || s->generation != run_->generation) {  // from a run that has been replaced
+    host_->snapshotConsumed();
+    return;
+  }
+  lastSnapshot_ = s;
+  scene_->view->setPoses(s->poses, s->t);
+  if (scene_->keptCamera) {
+    scene_->renderer->GetActiveCamera()->DeepCopy(scene_->keptCamera);
+    scene_->renderer->ResetCameraClippingRange();
+    scene_->keptCamera = nullptr;
+  }
+  for (const ImpactMark& m : s->newImpacts) scene_->view->addImpact(m.point, m.t);
+  // Plots follow at most kPlotPeriodMs apart while running (they change slowly and cost a VTK
+  // chart render); every paused, stepped or restarted state is drawn at once.
+  if (!s->running || !plotClock_.isValid() || plotClock_.elapsed() >= kPlotPeriodMs) {
+    plots_->setSnapshot(*s);
+    plotClock_.start();
+  }
+  sceneWidget_->requestRender();
+
+  const double h = run_->scenario.integrator.h;
+  status_["time"]->setText(tr("t = %1 s").arg(s->t, 0, 'f', timeDecimals(h)));
+  status_["steps"]->setText((s->step == 1 ? tr("%1 step") : tr("%1 steps"))
+                                .arg(groupedInteger(s->step)));
+  status_["impacts"]->setText((s->impacts == 1 ? tr("%1 impact") : tr("%1 impacts"))
+                                  .arg(groupedInteger(s->impacts)));
+  status_["rate"]->setText(s->running ? tr("%1 steps/s").arg(scientific(s->stepsPerSecond))
+                                      : tr("\u2014 steps/s"));
+  status_["error"]->setText(
+      (run_->relativeError ? tr("\u0394E/|E0| = %1") : tr("\u0394E/(K0+|V0|) = %1"))
+          .arg(QString::number(s->energyError, 'e', 2)));
+  QString state = s->running ? tr("running") : (s->finished ? tr("at t_end") : tr("paused"));
+  if (!s->failure.isEmpty()) state = tr("failed");
+  status_["state"]->setText(state);
+  status_["state"]->setStyleSheet(s->failure.isEmpty() ? QString()
+                                                       : QStringLiteral("color: #b3261e;"));
+  status_["state"]->setToolTip(s->failure.isEmpty() ? tr("Run state") : s->failure);
+  if (!s->failure.isEmpty() && s->failure != shownFailure_) {
+    shownFailure_ = s->failure;
+    statusBar()->showMessage(tr("Integrator failed: %1").arg(s->failure));
+  }
+  if (running_ != s->running) {
+    running_ = s->running;
+    updatePlayAction(running_);
+  }
+  // Back-pressure: the worker sends the next periodic snapshot once this one is on screen.
+  if (sceneWidget_->isVisible() && sceneWidget_->hasContext()) {
+    ackPending_ = true;
+    ackFallback_.start();  // in case no frame comes (e.g. the window is minimised)
+  } else {
+    host_->snapshotConsumed();
+  }
+  emit snapshotShown();
+}
+
+void MainWindow::togglePlay() {
+  if (running_) {
+    running_ = false;
+    host_->pause();
+  } else {
+    running_ = true;
+    host_->play();
+  }
+  updatePlayAction(running_);
+}
+
+void MainWindow::updatePlayAction(bool running) {
+  QStyle* st = style();
+  playAction_->setIcon(st->standardIcon(running ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  playAction_->setText(running ? tr("&Pause") : tr("&Play"));
+  playAction_->setToolTip(running ? tr("Pause (Space)") : tr("Play (Space)"));
+}
+
+void MainWindow::setAntialiasing(bool on) {
+  // Off by default: under Mesa's llvmpipe 8x multisampling doubles the cost of every frame
+  // (bench/gui: ~110 vs ~55 ms of CPU for 3-D view + plots at 1280x800).
+  const int samples = on ? 8 : 0;
+  sceneWidget_->renderWindow()->SetMultiSamples(samples);
+  plots_->view()->renderWindow()->SetMultiSamples(samples);
+  sceneWidget_->requestRender();
+  plots_->view()->requestRender();
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(this, tr("About Ricochet"),
+                     QString::fromUtf8(kAboutHtml)
+                         .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+bool MainWindow::openScenarioFile(const QString& path, QString* error) {
+#if RICOCHET_HAVE_SCENARIO_IO
+  const io::ScenarioResult r = io::loadScenario(path.toStdString());
+  if (!r.ok()) {
+    if (error) *error = qs(r.error);
+    statusBar()->showMessage(tr("Refused: %1").arg(qs(r.error)), 10000);
+    return false;
+  }
+  send(*r.scenario, Request{RequestKind::File, nullptr, QFileInfo(path).fileName()});
+  return true;
+#else
+  if (error) *error = tr("scenario files are not supported by this build (%1)").arg(path);
+  return false;
+#endif
+}
+
+void MainWindow::openScenarioDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QString(),
+                                                    tr("Ricochet scenarios (*.json)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!openScenarioFile(path, &error)) {
+    QMessageBox::warning(this, tr("Scenario refused"), error);
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (options_.restoreSettings) {
+    settings_->setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings_->setValue(QStringLiteral("window/state"), saveState());
+  }
+  settings_->sync();
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace ricochet::app

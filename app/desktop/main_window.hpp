@@ -1,0 +1,154 @@
+#pragma once
+// Ricochet's main window: the 3-D view (central), the scenario editors and the live plots (docks),
+// a toolbar and menus with the run controls, and a status bar with simulated time, steps, impacts,
+// steps per second and the energy error.
+//
+// Data flow is one way: editor edits -> candidate Scenario -> WorkerHost (the worker thread
+// creates and validates the Simulation, answers started() or rejected()) -> Snapshots (~60 Hz)
+// -> 3-D view, plots, status bar. The GUI thread never integrates and never waits for the worker.
+
+#include "app/desktop/run_data.hpp"
+#include "core/model/system.hpp"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+
+#include <map>
+#include <memory>
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QSettings;
+class vtkRenderer;
+
+namespace ricochet::render {
+class SceneView;
+class VtkWidget;
+}  // namespace ricochet::render
+
+namespace ricochet::app {
+
+class PlotPanel;
+class ScenarioEditor;
+class WorkerHost;
+
+struct MainWindowOptions {
+  /// System to open; empty: the last one used (QSettings), else defaultSystemId().
+  QString systemId;
+  /// A scenario to open (from --scenario), overriding systemId.
+  std::optional<Scenario> scenario;
+  /// Start animating at once.
+  bool play = true;
+  /// Restore geometry, dock layout, last system and per-system scenarios from QSettings.
+  bool restoreSettings = true;
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// `ellipsoid-plane` when registered, else `ellipse-floor`, else the first registered system.
+  static QString defaultSystemId();
+
+  /// Opens a scenario file (core/io format). On failure nothing changes and `error` says why.
+  bool openScenarioFile(const QString& path, QString* error);
+  /// Switches to `id` with its last-used (or default) scenario.
+  void selectSystem(const QString& id);
+
+  // Parts, for tests and the benchmark (they drive the real widgets).
+  ScenarioEditor* editor() const { return editor_; }
+  PlotPanel* plots() const { return plots_; }
+  render::VtkWidget* sceneWidget() const { return sceneWidget_; }
+  WorkerHost* worker() const { return host_; }
+  QAction* playAction() const { return playAction_; }
+  QAction* stepAction() const { return stepAction_; }
+  QAction* resetAction() const { return resetAction_; }
+  QAction* followAction() const { return followAction_; }
+  QComboBox* speedCombo() const { return speedCombo_; }
+  /// Status bar field: "state", "time", "steps", "impacts", "rate", "error".
+  QLabel* statusField(const QString& name) const;
+  /// The snapshot on screen and the run it belongs to (null before the first).
+  SnapshotPtr lastSnapshot() const { return lastSnapshot_; }
+  RunInfoPtr currentRun() const { return run_; }
+  /// The 3-D view's renderer (its camera is kept across parameter edits).
+  vtkRenderer* sceneRenderer() const;
+
+ signals:
+  /// A snapshot has been applied to the view, plots and status bar.
+  void snapshotShown();
+  /// A run (re)started: after a system switch, an accepted edit, a reset or a file.
+  void runStarted();
+  /// A request was refused (by the editor or by the worker), with the reason.
+  void requestRefused(const QString& reason);
+
+ protected:
+  void closeEvent(class QCloseEvent* event) override;
+
+ private:
+  enum class RequestKind { Edit, System, Startup, File };
+  struct Request {
+    RequestKind kind = RequestKind::Edit;
+    QPointer<QWidget> source;
+    QString label;            // file name for RequestKind::File
+    bool defaults = false;    // the paper's defaults (a refusal is then not retried)
+  };
+
+  void buildActions();
+  void buildDocks();
+  void buildStatusBar();
+  void restoreWindowSettings();
+  void saveScenarioSettings(const Scenario& scenario);
+  Scenario storedScenario(const SystemDescription& system) const;
+  std::uint64_t send(const Scenario& scenario, Request request);
+  void openSystem(const QString& id, RequestKind kind);
+
+  void onStarted(RunInfoPtr info);
+  void onRejected(quint64 requestId, const QString& message);
+  void onSnapshot(SnapshotPtr snapshot);
+  void togglePlay();
+  void showAbout();
+  void openScenarioDialog();
+  void updatePlayAction(bool running);
+  void setAntialiasing(bool on);
+
+  MainWindowOptions options_;
+  WorkerHost* host_ = nullptr;
+  ScenarioEditor* editor_ = nullptr;
+  PlotPanel* plots_ = nullptr;
+  render::VtkWidget* sceneWidget_ = nullptr;
+  struct Scene;
+  std::unique_ptr<Scene> scene_;
+  // One settings object for the window's life: Qt writes it back from the event loop (and on
+  // close), so an edit never waits for the disk.
+  std::unique_ptr<QSettings> settings_;
+
+  QAction* playAction_ = nullptr;
+  QAction* stepAction_ = nullptr;
+  QAction* resetAction_ = nullptr;
+  QAction* resetViewAction_ = nullptr;
+  QAction* followAction_ = nullptr;
+  QAction* trailAction_ = nullptr;
+  QAction* logErrorAction_ = nullptr;
+  QAction* antialiasAction_ = nullptr;
+  QComboBox* speedCombo_ = nullptr;
+  std::map<QString, QLabel*> status_;
+
+  std::map<std::uint64_t, Request> requests_;
+  std::uint64_t nextRequest_ = 1;
+  RunInfoPtr run_;
+  SnapshotPtr lastSnapshot_;
+  bool running_ = false;
+  QString shownFailure_;
+  QElapsedTimer plotClock_;   // since the plots last took a snapshot
+  bool ackPending_ = false;   // a snapshot waits for its frame before the worker sends another
+  QTimer ackFallback_;
+};
+
+}  // namespace ricochet::app

@@ -1,0 +1,72 @@
+#pragma once
+// What the simulation worker tells the GUI: a RunInfo when a run (re)starts, then Snapshots at a
+// bounded rate. Both are immutable once emitted and travel as shared pointers through queued
+// signals, so the GUI reads them without locks and without copying.
+
+#include "core/model/scene.hpp"
+#include "core/model/system.hpp"
+#include "core/trace/minmax_decimator.hpp"
+
+#include <QMetaType>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ricochet::app {
+
+/// One plotted quantity. Values are fed to the worker's decimator every step.
+struct SeriesInfo {
+  enum class Group { Energy, Error, AbsError, Momentum };
+  std::string name;  ///< "total", "kinetic", "potential", a column name ("e.discrete", "mom.px")
+  Group group = Group::Energy;
+};
+
+/// Sent once per run (a successful start or reset).
+struct RunInfo {
+  std::uint64_t generation = 0;  ///< increases with every run; snapshots carry it
+  std::uint64_t requestId = 0;   ///< the GUI request that started the run (0: reset)
+  Scenario scenario;             ///< exactly what runs
+  SceneSpec scene;               ///< system->scene(parameters)
+  std::vector<SeriesInfo> series;
+  double energyInitial = 0.0;    ///< E0, J: the reference of the relative energy error
+  /// True when E0 != 0: the error is (E - E0)/|E0|. Otherwise it is divided by K0 + |V0|
+  /// (io::energyScale, as the CLI's energy_rel_error).
+  bool relativeError = true;
+};
+
+/// An impact to flash in the 3-D view.
+struct ImpactMark {
+  double t = 0.0;  ///< s
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();
+  int constraint = 0;
+};
+
+/// The state of the run at one moment, plus the decimated plot data up to that moment.
+struct Snapshot {
+  std::uint64_t generation = 0;
+  double t = 0.0;  ///< s
+  std::int64_t step = 0;
+  std::int64_t impacts = 0;
+  EnergySplit energy;
+  double energyError = 0.0;  ///< (E - E0)/io::energyScale(E0 split): dimensionless
+  double minGap = 0.0;       ///< m (or rad): min_j g_j
+  double stepsPerSecond = 0.0;
+  bool running = false;
+  bool finished = false;  ///< stopped at t_end
+  QString failure;        ///< non-empty when the integrator failed (the run is then paused)
+  std::vector<Pose> poses;
+  std::vector<ImpactMark> newImpacts;  ///< since the previous snapshot (bounded)
+  std::int64_t droppedImpacts = 0;     ///< impacts not flashed because too many arrived at once
+  trace::PlotData plot;                ///< one series per RunInfo::series
+};
+
+using RunInfoPtr = std::shared_ptr<const RunInfo>;
+using SnapshotPtr = std::shared_ptr<const Snapshot>;
+
+}  // namespace ricochet::app
+
+Q_DECLARE_METATYPE(ricochet::app::RunInfoPtr)
+Q_DECLARE_METATYPE(ricochet::app::SnapshotPtr)

@@ -1,0 +1,379 @@
+#include "app/desktop/simulation_worker.hpp"
+
+#include "core/io/trace.hpp"
+#include "core/model/registry.hpp"
+
+#include <QMetaObject>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
+namespace ricochet::app {
+
+namespace {
+constexpr double kFrameSeconds = 1.0 / 60.0;  // snapshot period (issue 3 item 3: ~60 per second)
+constexpr double kRateWindow = 0.5;           // s of wall time per steps/s measurement
+constexpr double kMaxLag = 0.25;              // s: a paced run further behind drops the backlog
+constexpr int kDecimatorBuckets = 2048;
+
+// Series fed from computed quantities rather than from a Simulation column.
+enum Computed { kTotal = -1, kKinetic = -2, kPotential = -3, kError = -4, kAbsError = -5 };
+
+bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+}  // namespace
+
+SimulationWorker::SimulationWorker(std::shared_ptr<std::atomic<bool>> snapshotBusy)
+    : busy_(std::move(snapshotBusy)) {
+  timer_ = new QTimer(this);  // a child: moves to the worker thread with this object
+  timer_->setSingleShot(true);
+  timer_->setTimerType(Qt::PreciseTimer);
+  connect(timer_, &QTimer::timeout, this, &SimulationWorker::tick);
+  wall_.start();
+}
+
+SimulationWorker::~SimulationWorker() = default;
+
+void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, bool play) {
+  CreateResult created = createSimulation(scenario);
+  if (!created.simulation) {
+    emit rejected(requestId, QString::fromStdString(created.error));
+    return;  // the running simulation (if any) is untouched
+  }
+  const EnergySplit e0 = created.simulation->energy();
+  if (!std::isfinite(e0.total())) {
+    emit rejected(requestId, QStringLiteral("initial energy is not finite (E0 = %1)")
+                                 .arg(QString::fromStdString(formatNumber(e0.total()))));
+    return;
+  }
+  const SystemDescription* system = findSystem(scenario.system);
+
+  auto info = std::make_shared<RunInfo>();
+  info->generation = ++generation_;
+  info->requestId = requestId;
+  info->scenario = scenario;
+  info->scene = system->scene(scenario.parameters);
+  info->energyInitial = e0.total();
+  info->relativeError = e0.total() != 0.0;
+
+  // Plotted series: the energy split, extra energies (e.*), the energy error (signed and its
+  // magnitude, for the log view), then the momentum-like quantities (mom.*).
+  const auto columns = created.simulation->columns();
+  seriesColumn_.clear();
+  auto add = [&](std::string name, SeriesInfo::Group group, int source) {
+    info->series.push_back(SeriesInfo{std::move(name), group});
+    seriesColumn_.push_back(source);
+  };
+  add("total", SeriesInfo::Group::Energy, kTotal);
+  add("kinetic", SeriesInfo::Group::Energy, kKinetic);
+  add("potential", SeriesInfo::Group::Energy, kPotential);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (startsWith(columns[c], "e.")) add(columns[c], SeriesInfo::Group::Energy, int(c));
+  }
+  add("energy error", SeriesInfo::Group::Error, kError);
+  add("|energy error|", SeriesInfo::Group::AbsError, kAbsError);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (startsWith(columns[c], "mom.")) add(columns[c], SeriesInfo::Group::Momentum, int(c));
+  }
+
+  sim_ = std::move(created.simulation);
+  info_ = info;
+  energyInitial_ = e0.total();
+  errorScale_ = 1.0 / io::energyScale(e0);  // the CLI's energy_rel_error, same denominator
+  decimator_ = trace::MinMaxDecimator(int(info->series.size()), kDecimatorBuckets);
+  columnValues_.assign(columns.size(), 0.0);
+  seriesValues_.assign(info->series.size(), 0.0);
+  poses_.assign(info->scene.bodies.size(), Pose{});
+  markCount_ = markNext_ = 0;
+  marksDropped_ = 0;
+  finished_ = false;
+  failure_.clear();
+  stepsPerSecond_ = 0.0;
+  record();
+
+  emit started(info);
+  running_ = play;
+  restartClock();
+  emitSnapshot(true);
+  if (running_) scheduleTick(0);
+}
+
+void SimulationWorker::play() {
+  if (!sim_) return;
+  if (!failure_.isEmpty()) {  // a failed run stays paused on its last good state
+    emitSnapshot(true);
+    return;
+  }
+  if (finished_) {  // play after stopping at t_end starts the run over
+    start(info_->scenario, 0, true);
+    return;
+  }
+  running_ = true;
+  restartClock();
+  emitSnapshot(true);
+  scheduleTick(0);
+}
+
+void SimulationWorker::pause() {
+  if (!sim_) return;
+  running_ = false;
+  timer_->stop();
+  stepsPerSecond_ = 0.0;
+  emitSnapshot(true);
+}
+
+void SimulationWorker::stepOnce() {
+  if (!sim_) return;
+  running_ = false;
+  timer_->stop();
+  stepsPerSecond_ = 0.0;
+  if (failure_.isEmpty()) {
+    finished_ = false;
+    stepAndRecord();
+  }
+  emitSnapshot(true);
+}
+
+void SimulationWorker::reset() {
+  if (!info_) return;
+  start(info_->scenario, 0, running_);
+}
+
+void SimulationWorker::setSpeed(double speed) {
+  speed_ = (std::isfinite(speed) && speed > 0.0) ? speed : kMaxSpeed;
+  restartClock();
+}
+
+void SimulationWorker::setPlotColumns(int columns) {
+  columns = std::clamp(columns, 16, 8192);
+  if (columns == plotColumns_) return;
+  plotColumns_ = columns;
+  if (sim_ && !running_) emitSnapshot(true);  // a paused run redraws at the new width
+}
+
+void SimulationWorker::setStopAtEnd(bool stop) { stopAtEnd_ = stop; }
+
+void SimulationWorker::setChunkMilliseconds(double ms) {
+  chunkMs_ = std::clamp(std::isfinite(ms) ? ms : 4.0, 0.5, 50.0);
+}
+
+void SimulationWorker::onImpact(const ImpactRecord& impact) {
+  decimator_.markEvent(impact.t);
+  if (!impact.contactPoint.allFinite()) return;  // nothing to flash
+  marks_[std::size_t(markNext_)] = ImpactMark{impact.t, impact.contactPoint, impact.constraint};
+  markNext_ = (markNext_ + 1) % kImpactMarks;
+  if (markCount_ < kImpactMarks) {
+    ++markCount_;
+  } else {
+    ++marksDropped_;  // the ring keeps the latest ones
+  }
+}
+
+void SimulationWorker::restartClock() {
+  const double now = wall_.nsecsElapsed() * 1e-9;
+  anchorWall_ = now;
+  anchorSim_ = sim_ ? sim_->time() : 0.0;
+  rateWall_ = now;
+  rateSteps_ = sim_ ? sim_->step() : 0;
+}
+
+void SimulationWorker::scheduleTick(int ms) { timer_->start(std::max(ms, 0)); }
+
+void SimulationWorker::record() {
+  const EnergySplit e = sim_->energy();
+  sim_->sample(columnValues_);
+  lastError_ = (e.total() - energyInitial_) * errorScale_;
+  for (std::size_t i = 0; i < seriesColumn_.size(); ++i) {
+    const int c = seriesColumn_[i];
+    double v;
+    switch (c) {
+      case kTotal: v = e.total(); break;
+      case kKinetic: v = e.kinetic; break;
+      case kPotential: v = e.potential; break;
+      case kError: v = lastError_; break;
+      case kAbsError: v = std::fabs(lastError_); break;
+      default: v = columnValues_[std::size_t(c)]; break;
+    }
+    seriesValues_[i] = v;
+  }
+  decimator_.append(sim_->time(), seriesValues_);
+}
+
+bool SimulationWorker::stepAndRecord() {
+  const AdvanceResult r = sim_->advance(1, this);
+  if (!r.ok()) {
+    failure_ = QString::fromStdString(
+        r.message.empty() ? std::string(toString(r.status)) + " at t = " +
+                                formatNumber(sim_->time())
+                          : r.message);
+    running_ = false;
+    return false;
+  }
+  record();
+  return true;
+}
+
+void SimulationWorker::integrateChunk() {
+  // Integrates until the pacing target (or t_end) is reached or the chunk's wall budget is spent,
+  // reading the clock every `batch_` steps (adapted so a batch costs about 50 us).
+  const double start = wall_.nsecsElapsed() * 1e-9;
+  const double deadline = start + chunkMs_ * 1e-3;
+  const double h = sim_->timeStep();
+  double target = std::numeric_limits<double>::infinity();
+  if (speed_ != kMaxSpeed) target = anchorSim_ + speed_ * (start - anchorWall_);
+  const double tEnd = info_->scenario.tEnd;
+  if (stopAtEnd_) target = std::min(target, tEnd);
+
+  double now = start;
+  std::int64_t done = 0;
+  while (true) {
+    std::int64_t n = batch_;
+    if (std::isfinite(target)) {
+      // Steps still needed to reach the target (a half step of slack against round-off).
+      const double remaining = (target - sim_->time()) / h;
+      if (remaining < 0.5) break;
+      n = std::min<std::int64_t>(n, std::int64_t(std::ceil(remaining - 0.5)));
+    }
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (!stepAndRecord()) return;
+    }
+    done += n;
+    now = wall_.nsecsElapsed() * 1e-9;
+    if (now >= deadline) break;
+  }
+  if (done > 0 && now > start) {
+    const double perStep = (now - start) / double(done);
+    batch_ = std::clamp<std::int64_t>(std::int64_t(50e-6 / perStep), 1, 4096);
+  }
+  if (stopAtEnd_ && sim_->time() >= tEnd - 0.5 * h) {
+    finished_ = true;
+    running_ = false;
+    return;
+  }
+  if (speed_ != kMaxSpeed && std::isfinite(target) &&
+      (target - sim_->time()) > kMaxLag * speed_) {
+    // Far behind the requested pace (the system is too slow for this speed): drop the backlog
+    // instead of trying to catch up, so the GUI keeps getting fresh frames.
+    anchorWall_ = now;
+    anchorSim_ = sim_->time();
+  }
+}
+
+void SimulationWorker::tick() {
+  if (!running_ || !sim_) return;
+  integrateChunk();
+  const double now = wall_.nsecsElapsed() * 1e-9;
+  if (now - rateWall_ >= kRateWindow) {
+    stepsPerSecond_ = double(sim_->step() - rateSteps_) / (now - rateWall_);
+    rateWall_ = now;
+    rateSteps_ = sim_->step();
+  }
+  if (!running_) {  // failed or reached t_end during the chunk
+    stepsPerSecond_ = 0.0;
+    emitSnapshot(true);
+    return;
+  }
+  if (now - lastEmit_ >= kFrameSeconds) emitSnapshot(false);
+  if (speed_ == kMaxSpeed) {
+    scheduleTick(0);  // back through the event loop: control calls are served between chunks
+  } else {
+    // Paced: the target is reached; sleep until the next frame is due.
+    const double untilFrame = lastEmit_ + kFrameSeconds - wall_.nsecsElapsed() * 1e-9;
+    scheduleTick(int(std::clamp(untilFrame * 1e3, 1.0, 1e3 * kFrameSeconds)));
+  }
+}
+
+void SimulationWorker::emitSnapshot(bool forced) {
+  if (!sim_) return;
+  if (!forced && busy_->load(std::memory_order_acquire)) return;  // GUI still drawing the last
+  busy_->store(true, std::memory_order_release);
+  lastEmit_ = wall_.nsecsElapsed() * 1e-9;
+
+  auto s = std::make_shared<Snapshot>();
+  s->generation = generation_;
+  s->t = sim_->time();
+  s->step = sim_->step();
+  s->impacts = sim_->impactCount();
+  s->energy = sim_->energy();
+  s->energyError = lastError_;
+  s->minGap = sim_->minGap();
+  s->stepsPerSecond = running_ ? stepsPerSecond_ : 0.0;
+  s->running = running_;
+  s->finished = finished_;
+  s->failure = failure_;
+  sim_->poses(poses_);
+  s->poses = poses_;
+  s->newImpacts.reserve(std::size_t(markCount_));
+  for (int i = 0; i < markCount_; ++i) {
+    const int idx = (markNext_ - markCount_ + i + kImpactMarks) % kImpactMarks;
+    s->newImpacts.push_back(marks_[std::size_t(idx)]);
+  }
+  s->droppedImpacts = marksDropped_;
+  markCount_ = 0;
+  marksDropped_ = 0;
+  decimator_.render(plotColumns_, s->plot);
+  emit snapshotReady(std::move(s));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+WorkerHost::WorkerHost(QObject* parent)
+    : QObject(parent), busy_(std::make_shared<std::atomic<bool>>(false)) {
+  qRegisterMetaType<RunInfoPtr>();
+  qRegisterMetaType<SnapshotPtr>();
+  worker_ = new SimulationWorker(busy_);
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &SimulationWorker::started, this, &WorkerHost::started);
+  connect(worker_, &SimulationWorker::rejected, this, &WorkerHost::rejected);
+  connect(worker_, &SimulationWorker::snapshotReady, this, &WorkerHost::snapshotReady);
+  thread_.setObjectName(QStringLiteral("ricochet-integrator"));
+  thread_.start();
+#ifdef __linux__
+  // At "max" speed the worker never sleeps. Qt's thread priorities are no-ops for Linux's normal
+  // scheduler, so lower the worker's own nice value: on a busy machine (2 cores shared with the
+  // software renderer) the GUI thread then wins the CPU when it needs it.
+  QMetaObject::invokeMethod(
+      worker_,
+      [] {
+        const id_t self = static_cast<id_t>(gettid());
+        setpriority(PRIO_PROCESS, self, getpriority(PRIO_PROCESS, self) + 5);
+      },
+      Qt::QueuedConnection);
+#endif
+}
+
+WorkerHost::~WorkerHost() {
+  thread_.quit();
+  thread_.wait();
+}
+
+void WorkerHost::post(std::function<void(SimulationWorker&)> call) {
+  SimulationWorker* w = worker_;
+  QMetaObject::invokeMethod(w, [w, call = std::move(call)] { call(*w); }, Qt::QueuedConnection);
+}
+
+void WorkerHost::start(const Scenario& scenario, std::uint64_t requestId, bool play) {
+  post([scenario, requestId, play](SimulationWorker& w) { w.start(scenario, requestId, play); });
+}
+void WorkerHost::play() { post([](SimulationWorker& w) { w.play(); }); }
+void WorkerHost::pause() { post([](SimulationWorker& w) { w.pause(); }); }
+void WorkerHost::stepOnce() { post([](SimulationWorker& w) { w.stepOnce(); }); }
+void WorkerHost::reset() { post([](SimulationWorker& w) { w.reset(); }); }
+void WorkerHost::setSpeed(double speed) { post([speed](SimulationWorker& w) { w.setSpeed(speed); }); }
+void WorkerHost::setPlotColumns(int columns) {
+  post([columns](SimulationWorker& w) { w.setPlotColumns(columns); });
+}
+void WorkerHost::setStopAtEnd(bool stop) {
+  post([stop](SimulationWorker& w) { w.setStopAtEnd(stop); });
+}
+void WorkerHost::setChunkMilliseconds(double ms) {
+  post([ms](SimulationWorker& w) { w.setChunkMilliseconds(ms); });
+}
+
+}  // namespace ricochet::app

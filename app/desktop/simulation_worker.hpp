@@ -1,0 +1,141 @@
+#pragma once
+// The integrator's thread. A SimulationWorker lives in its own QThread and owns the Simulation:
+// it creates it (validation included), integrates it in chunks bounded in wall time, feeds every
+// step to the plot decimator, and emits Snapshots at about 60 per second through queued signals.
+// It never touches a widget; the GUI never calls into it directly (WorkerHost posts calls into the
+// worker's event loop and returns at once).
+
+#include "app/desktop/run_data.hpp"
+#include "core/model/system.hpp"
+#include "core/trace/minmax_decimator.hpp"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QThread>
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QTimer;
+
+namespace ricochet::app {
+
+class SimulationWorker : public QObject, private ImpactSink {
+  Q_OBJECT
+ public:
+  /// `snapshotBusy` is shared with the GUI: set while a periodic snapshot waits to be consumed,
+  /// so at most one periodic snapshot is ever queued, however slow the GUI is.
+  explicit SimulationWorker(std::shared_ptr<std::atomic<bool>> snapshotBusy);
+  ~SimulationWorker() override;
+
+  static constexpr double kMaxSpeed = 0.0;  ///< speed value meaning "as fast as possible"
+
+  // Control, called in the worker thread (WorkerHost posts them):
+  /// Creates a simulation for `scenario`. On success it replaces the running one (new
+  /// generation, started() then a snapshot) and plays if `play`; on failure the running
+  /// simulation is untouched and rejected(requestId, message) is emitted.
+  void start(const Scenario& scenario, std::uint64_t requestId, bool play);
+  void play();
+  void pause();
+  /// Pauses and advances exactly one step of length h.
+  void stepOnce();
+  /// Restarts the current scenario from its initial conditions (keeps playing state).
+  void reset();
+  /// Simulated seconds per wall second (> 0), or kMaxSpeed.
+  void setSpeed(double speed);
+  /// Pixel width of the plots: the decimated data has at most two points per column.
+  void setPlotColumns(int columns);
+  /// Pause when the simulated time reaches the scenario's t_end.
+  void setStopAtEnd(bool stop);
+  /// Wall-time budget of one integration chunk, ms (the worker answers control calls between
+  /// chunks).
+  void setChunkMilliseconds(double ms);
+
+ signals:
+  void started(ricochet::app::RunInfoPtr info);
+  void rejected(quint64 requestId, const QString& message);
+  void snapshotReady(ricochet::app::SnapshotPtr snapshot);
+
+ private:
+  void onImpact(const ImpactRecord& impact) override;
+  void tick();
+  void integrateChunk();
+  bool stepAndRecord();  // one step + decimator feed; false on failure (run paused)
+  void record();
+  void emitSnapshot(bool forced);
+  void scheduleTick(int ms);
+  void restartClock();
+
+  std::shared_ptr<std::atomic<bool>> busy_;
+  std::unique_ptr<Simulation> sim_;
+  std::shared_ptr<const RunInfo> info_;
+  std::uint64_t generation_ = 0;
+  trace::MinMaxDecimator decimator_;
+  std::vector<double> columnValues_;  // Simulation::sample() row
+  std::vector<double> seriesValues_;  // one value per RunInfo::series
+  std::vector<int> seriesColumn_;     // column index feeding each series, -1 for computed ones
+  std::vector<Pose> poses_;
+  double energyInitial_ = 0.0;
+  double errorScale_ = 1.0;  // 1/|E0| (1 when E0 == 0)
+  double lastError_ = 0.0;
+
+  static constexpr int kImpactMarks = 32;
+  std::array<ImpactMark, kImpactMarks> marks_{};
+  int markCount_ = 0;
+  int markNext_ = 0;
+  std::int64_t marksDropped_ = 0;
+
+  bool running_ = false;
+  bool finished_ = false;
+  bool stopAtEnd_ = false;
+  QString failure_;
+  double speed_ = 1.0;
+  int plotColumns_ = 800;
+  double chunkMs_ = 4.0;
+
+  QTimer* timer_ = nullptr;
+  QElapsedTimer wall_;
+  double anchorWall_ = 0.0;  // s of wall_ when the pacing clock was last anchored
+  double anchorSim_ = 0.0;   // simulated time at that moment
+  double lastEmit_ = -1.0;   // s of wall_
+  double rateWall_ = 0.0;    // steps/s measurement window start (s of wall_)
+  std::int64_t rateSteps_ = 0;
+  double stepsPerSecond_ = 0.0;
+  std::int64_t batch_ = 16;  // steps between clock reads, adapted to the step cost
+};
+
+/// The GUI side: owns the worker thread, forwards controls without waiting, and re-emits the
+/// worker's signals in the GUI thread.
+class WorkerHost : public QObject {
+  Q_OBJECT
+ public:
+  explicit WorkerHost(QObject* parent = nullptr);
+  ~WorkerHost() override;  // stops the thread (waits for the current chunk, a few ms)
+
+  void start(const Scenario& scenario, std::uint64_t requestId, bool play);
+  void play();
+  void pause();
+  void stepOnce();
+  void reset();
+  void setSpeed(double speed);
+  void setPlotColumns(int columns);
+  void setStopAtEnd(bool stop);
+  void setChunkMilliseconds(double ms);
+  /// Call once a periodic snapshot has been consumed (lets the worker emit the next one).
+  void snapshotConsumed() { busy_->store(false, std::memory_order_release); }
+
+ signals:
+  void started(ricochet::app::RunInfoPtr info);
+  void rejected(quint64 requestId, const QString& message);
+  void snapshotReady(ricochet::app::SnapshotPtr snapshot);
+
+ private:
+  void post(std::function<void(SimulationWorker&)> call);
+  std::shared_ptr<std::atomic<bool>> busy_;
+  QThread thread_;
+  SimulationWorker* worker_ = nullptr;  // lives in thread_, deleted there
+};
+
+}  // namespace ricochet::app
