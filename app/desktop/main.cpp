@@ -9,13 +9,13 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QIcon>
 #include <QMessageBox>
 #include <QSurfaceFormat>
 #include <QTimer>
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #if __has_include("core/io/scenario_io.hpp")
 #include "core/io/scenario_io.hpp"
@@ -24,18 +24,41 @@
 #define RICOCHET_HAVE_SCENARIO_IO 0
 #endif
 
+namespace {
+bool wantsHelpOrVersion(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray a(argv[i]);
+    if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version") {
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   // VTK 9.1's OpenGL loader does not work on native Wayland: go through XWayland unless the user
   // chose a platform. The surface format must be the default before QApplication exists.
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "xcb");
   QSurfaceFormat::setDefaultFormat(ricochet::render::VtkWidget::defaultFormat());
 
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("Ricochet"));
-  QApplication::setApplicationName(QStringLiteral("ricochet"));
-  QApplication::setApplicationDisplayName(QStringLiteral("Ricochet"));
-  QApplication::setApplicationVersion(QStringLiteral(RICOCHET_VERSION));
-  QApplication::setWindowIcon(QIcon(QStringLiteral(":/ricochet/icons/ricochet.svg")));
+  // --help and --version work without a display; anything else needs one.
+  std::unique_ptr<QCoreApplication> app;
+  if (wantsHelpOrVersion(argc, argv)) {
+    app = std::make_unique<QCoreApplication>(argc, argv);
+  } else {
+    if (qgetenv("QT_QPA_PLATFORM") == "xcb" && qEnvironmentVariableIsEmpty("DISPLAY")) {
+      std::fprintf(stderr,
+                   "ricochet: no X display (DISPLAY is not set). Run it in a desktop session, or "
+                   "headless under xvfb-run (./run.sh does that); ricochet-cli needs no "
+                   "display.\n");
+      return 1;
+    }
+    app = std::make_unique<QApplication>(argc, argv);
+  }
+  QCoreApplication::setOrganizationName(QStringLiteral("Ricochet"));
+  QCoreApplication::setApplicationName(QStringLiteral("ricochet"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(RICOCHET_VERSION));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -54,7 +77,8 @@ int main(int argc, char** argv) {
   parser.addOption(systemOption);
   parser.addOption(scenarioOption);
   parser.addOption(pausedOption);
-  parser.process(app);
+  parser.process(*app);  // exits after printing --help or --version
+  QApplication::setApplicationDisplayName(QStringLiteral("Ricochet"));
 
   ricochet::app::MainWindowOptions options;
   options.play = !parser.isSet(pausedOption);
@@ -92,5 +116,5 @@ int main(int argc, char** argv) {
       box->open();
     });
   }
-  return app.exec();
+  return app->exec();
 }

@@ -16,6 +16,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLocale>
@@ -41,6 +42,9 @@
 #else
 #define RICOCHET_HAVE_SCENARIO_IO 0
 #endif
+
+// Resources of a static library must be registered explicitly (outside any namespace).
+static void initDesktopResources() { Q_INIT_RESOURCE(ricochet); }
 
 namespace ricochet::app {
 
@@ -112,8 +116,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
       options_(std::move(options)),
       scene_(std::make_unique<Scene>()),
       settings_(std::make_unique<QSettings>()) {
+  initDesktopResources();
   setObjectName(QStringLiteral("RicochetMainWindow"));
   setWindowTitle(QStringLiteral("Ricochet"));
+  setWindowIcon(QIcon(QStringLiteral(":/ricochet/icons/ricochet.svg")));
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
   host_ = new WorkerHost(this);
   connect(host_, &WorkerHost::started, this, &MainWindow::onStarted);
