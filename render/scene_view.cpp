@@ -18,6 +18,7 @@
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
@@ -819,16 +820,24 @@ struct SceneView::Impl {
     }
   }
 
+  // Width over height of the viewport, 4:3 until the renderer has a size.
+  double aspect() const {
+    const int* size = renderer->GetRenderWindow() ? renderer->GetSize() : nullptr;
+    if (!size || size[0] <= 0 || size[1] <= 0) return 4.0 / 3.0;
+    return static_cast<double>(size[0]) / size[1];
+  }
+
   void frameCamera() {
     vtkCamera* cam = renderer->GetActiveCamera();
     Eigen::Vector3d lo, hi;
     regionOfInterest(&lo, &hi);
     const Eigen::Vector3d c = 0.5 * (lo + hi);
+    const double ar = aspect();
     if (scene.view == ViewKind::Planar) {
-      // Half-height: the region's, or its half-width over a 4:3 frame, plus a 30% margin; at
-      // least 1.3 L so small bodies are not blown up.
+      // Half-height: the region's, or its half-width over the aspect ratio, plus a 30% margin;
+      // at least 1.3 L so small bodies are not blown up.
       const Eigen::Vector3d e = 0.5 * (hi - lo);
-      const double halfHeight = std::max({1.3 * e.y(), 1.3 * e.x() * 0.75, 1.3 * L});
+      const double halfHeight = std::max({1.3 * e.y(), 1.3 * e.x() / ar, 1.3 * L});
       cam->ParallelProjectionOn();
       cam->SetFocalPoint(c.x(), c.y(), 0.0);
       cam->SetPosition(c.x(), c.y(), 20.0 * L + 10.0 * halfHeight);
@@ -838,8 +847,8 @@ struct SceneView::Impl {
       cam->ParallelProjectionOff();
       cam->SetViewAngle(30.0);
       // A 3/4 view from the front right and above (azimuth ~30 deg off -y, elevation ~27 deg),
-      // backed off until every corner of the region is inside 85% of the 30 degree field of view
-      // (both ways: the window may be narrower than tall).
+      // backed off until every corner of the region is inside 85% of the 30 degree (vertical)
+      // field of view, and of the horizontal one the aspect ratio gives.
       const Eigen::Vector3d dir = Eigen::Vector3d(0.5, -0.87, 0.5).normalized();  // to the eye
       const Eigen::Vector3d right = Eigen::Vector3d::UnitZ().cross(dir).normalized();
       const Eigen::Vector3d screenUp = dir.cross(right);
@@ -849,7 +858,7 @@ struct SceneView::Impl {
         const Eigen::Vector3d corner((k & 1) ? hi.x() : lo.x(), (k & 2) ? hi.y() : lo.y(),
                                      (k & 4) ? hi.z() : lo.z());
         const Eigen::Vector3d v = corner - c;
-        const double lateral = std::max(std::fabs(v.dot(right)), std::fabs(v.dot(screenUp)));
+        const double lateral = std::max(std::fabs(v.dot(right)) / ar, std::fabs(v.dot(screenUp)));
         distance = std::max(distance, v.dot(dir) + lateral / tanHalf);
       }
       const Eigen::Vector3d eye = c + distance * dir;
