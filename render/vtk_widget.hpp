@@ -25,7 +25,7 @@ class VtkWidget : public QOpenGLWidget {
   static QSurfaceFormat defaultFormat();
 
   /// Whether this process can host VTK at all: probes (once) for an OpenGL >= 3.2 context of
-  /// defaultFormat(); `reason` gets a one-line explanation when not. Needs a QGuiApplication.
+  /// defaultFormat(); `reason` gets a one-line explanation when not. Needs a QApplication.
   /// Check it BEFORE putting a VtkWidget in a window: Qt 6.4 crashes composing any window that
   /// holds a QOpenGLWidget on a platform without OpenGL (QT_QPA_PLATFORM=offscreen), before any
   /// widget code can react. Use createUnavailableNotice(reason) in its place then.
