@@ -123,7 +123,7 @@ class TestSe3LongRun : public QObject {
   void invariantsAndImpactCountsOver1e5Steps_data() {
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("integrator");
-    for (const char* integrator : {"variational", "variational-brent"}) {
+    for (const char* integrator : {"variational", "variational-bisection"}) {
       const char* names[] = {"I ellipsoid-plane", "II ellipsoid-tilted", "III ellipsoids-union",
                              "IV cube-plane"};
       for (int k = 0; k < 4; ++k) {
@@ -257,7 +257,7 @@ class TestSe3LongRun : public QObject {
   // Print (never assert) the speed of a plain run, for comparison with the bench targets
   // (>= 2e6 steps/s per case, aim 5e6).
   void printStepsPerSecond() {
-    for (const char* integrator : {"variational", "variational-brent"})
+    for (const char* integrator : {"variational", "variational-bisection"})
     for (const char* id : {"ellipsoid-plane", "ellipsoid-tilted", "ellipsoids-union", "cube-plane"}) {
       double best = 0.0;
       for (int rep = 0; rep < 3; ++rep) {
