@@ -13,6 +13,9 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -238,6 +241,31 @@ class TestGuiMainWindow : public QObject {
     for (int i = 0; i < 3; ++i) QCOMPARE(after[i], before[i]);
     // And the run goes on.
     QVERIFY(waitForTimeBeyond(*w, 0.3));
+    // "Paper defaults" brings the paper's scenario back (a restart with the default value).
+    const auto gen = w->currentRun()->generation;
+    QTest::mouseClick(w->editor()->findChild<QPushButton*>(QStringLiteral("defaultsButton")),
+                      Qt::LeftButton);
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > gen; }));
+    QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario,
+                                       ricochet::defaultScenario(*system)));
+    QCOMPARE(field->value(), system->info().parameters[idx].defaultValue);
+  }
+
+  void aboutBoxCitesTheFivePapers() {
+    const QString about = MainWindow::aboutHtml();
+    for (const char* needle : {"Fetecau", "Marsden", "Ortiz", "West", "Nonsmooth Lagrangian",
+                               "Variational collision integrators for\nnonholonomic",
+                               "Implicit nonholonomic mechanics", "Anahory Simoes",
+                               "inequality\nconstraints", "Tran", "Leok", "arXiv:2310.15356"}) {
+      QVERIFY2(about.contains(QString::fromUtf8(needle)), needle);
+    }
+    auto w = openWindow(freshOptions());
+    bool found = false;
+    for (QAction* a : w->menuBar()->actions()) {
+      if (!a->menu()) continue;
+      for (QAction* b : a->menu()->actions()) found = found || b->text().contains("About Ricochet");
+    }
+    QVERIFY(found);
   }
 
   // Acceptance: an invalid value is refused with a message while the simulation continues.

@@ -8,6 +8,8 @@
 
 #include <QDir>
 
+#include <algorithm>
+
 using namespace guitest;
 using ricochet::app::PlotPanel;
 
@@ -66,6 +68,36 @@ class TestGuiScreenshots : public QObject {
       QCOMPARE(v.size(), times.size());
       for (double x : v) QVERIFY(std::isfinite(x));
     }
+  }
+
+  // A long run at max speed: the plots stay decimated (at most two points per plot column) and
+  // impacts are still marked; the screenshot shows what a user sees after minutes of running.
+  void longRunPlots() {
+    ricochet::app::MainWindowOptions o;
+    o.restoreSettings = false;
+    o.systemId = QStringLiteral("particle-floor");
+    if (!ricochet::findSystem(o.systemId.toStdString())) o.systemId.clear();
+    MainWindow w(o);
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.speedCombo()->setCurrentIndex(w.speedCombo()->findText(QStringLiteral("max")));
+    QVERIFY(waitFor([&] { return w.lastSnapshot() && w.lastSnapshot()->step >= 1'000'000; },
+                    60000));
+    w.playAction()->trigger();
+    QVERIFY(waitFor([&] { return !w.lastSnapshot()->running; }));
+    QTest::qWait(100);
+    QVERIFY(w.grab().toImage().save(outDir() + "/long-run.png"));
+    const auto snap = w.lastSnapshot();
+    const auto times = w.plots()->plottedTimes(PlotPanel::Energy);
+    qInfo("%lld steps, %lld impacts -> %zu plotted points per series, %d impact marks",
+          (long long)snap->step, (long long)snap->impacts, times.size(),
+          w.plots()->markerCount(PlotPanel::Energy));
+    QVERIFY(times.size() <= 2u * std::size_t(w.plots()->plotColumns()));
+    QVERIFY(times.size() >= std::size_t(w.plots()->plotColumns()));  // the whole width is used
+    QVERIFY(std::is_sorted(times.begin(), times.end()));
+    QCOMPARE(times.back(), snap->t);
+    if (snap->impacts > 0) QVERIFY(w.plots()->markerCount(PlotPanel::Energy) > 0);
   }
 
  private:

@@ -59,8 +59,11 @@ int timeDecimals(double h) {
   return std::clamp(int(std::ceil(-std::log10(h) - 1e-9)), 2, 9);
 }
 
+// 2822209 -> "2 822 209" (thin spaces: readable, and the same in every locale).
 QString groupedInteger(std::int64_t n) {
-  return QLocale::c().toString(qlonglong(n)).replace(',', QChar(0x2009));  // thin space
+  return QLocale(QLocale::English, QLocale::UnitedStates)
+      .toString(qlonglong(n))
+      .replace(QLatin1Char(','), QChar(0x2009));
 }
 
 QString scientific(double v) { return QString::number(v, 'e', 2); }
@@ -669,11 +672,12 @@ void MainWindow::setAntialiasing(bool on) {
   plots_->view()->requestRender();
 }
 
-void MainWindow::showAbout() {
-  QMessageBox::about(this, tr("About Ricochet"),
-                     QString::fromUtf8(kAboutHtml)
-                         .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+QString MainWindow::aboutHtml() {
+  return QString::fromUtf8(kAboutHtml)
+      .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion()));
 }
+
+void MainWindow::showAbout() { QMessageBox::about(this, tr("About Ricochet"), aboutHtml()); }
 
 bool MainWindow::openScenarioFile(const QString& path, QString* error) {
 #if RICOCHET_HAVE_SCENARIO_IO

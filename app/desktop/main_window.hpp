@@ -56,6 +56,8 @@ class MainWindow : public QMainWindow {
 
   /// `ellipsoid-plane` when registered, else `ellipse-floor`, else the first registered system.
   static QString defaultSystemId();
+  /// The About box text (HTML): what Ricochet is and the five papers it implements.
+  static QString aboutHtml();
 
   /// Opens a scenario file (core/io format). On failure nothing changes and `error` says why.
   bool openScenarioFile(const QString& path, QString* error);

@@ -299,8 +299,12 @@ void PlotPanel::setSnapshot(const Snapshot& s) {
     slot.chart->GetAxis(vtkAxis::LEFT)->SetRange(lo, hi);
     slot.chart->GetAxis(vtkAxis::BOTTOM)->SetRange(t0, t1);
 
-    // Impact markers: one vertical line per plot column holding an impact.
+    // Impact markers: one vertical line per plot column holding an impact; when impacts are
+    // dense (more than one column in eight), short ticks on the time axis instead, so the
+    // curves are not buried under a red wash.
     const vtkIdType m = vtkIdType(p.eventTimes.size());
+    const bool dense = m * 8 > vtkIdType(plotColumns());
+    const double markTop = dense ? lo + 0.06 * (hi - lo) : hi;
     auto* mt = vtkDoubleArray::SafeDownCast(slot.markers->GetColumn(0));
     auto* my = vtkDoubleArray::SafeDownCast(slot.markers->GetColumn(1));
     mt->SetNumberOfTuples(2 * m);
@@ -309,7 +313,7 @@ void PlotPanel::setSnapshot(const Snapshot& s) {
       mt->SetValue(2 * i, p.eventTimes[std::size_t(i)]);
       mt->SetValue(2 * i + 1, p.eventTimes[std::size_t(i)]);
       my->SetValue(2 * i, lo);
-      my->SetValue(2 * i + 1, hi);
+      my->SetValue(2 * i + 1, markTop);
     }
     mt->Modified();
     my->Modified();
