@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -249,6 +250,40 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario,
                                        ricochet::defaultScenario(*system)));
     QCOMPARE(field->value(), system->info().parameters[idx].defaultValue);
+  }
+
+  // The spin box behind every form row: round-trip display with unit, scientific notation,
+  // arrows inside the range, refusals with checkValue's message.
+  void numberFieldsParseStepAndRefuse() {
+    ricochet::ParameterSpec m{"m", "kg", 1.0, 0.0, ricochet::kUnbounded, true, false, "mass"};
+    NumberField f(m, QStringLiteral("parameter"));
+    f.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f));
+    QCOMPARE(f.textEditor()->text(), QStringLiteral("1 kg"));
+    QVERIFY(f.toolTip().contains(QStringLiteral("mass")) && f.toolTip().contains(QStringLiteral("> 0 kg")));
+    QSignalSpy committed(&f, &NumberField::committed);
+    QSignalSpy refused(&f, &NumberField::refused);
+    typeInto(&f, QStringLiteral("2.5e-1"));  // scientific notation, no unit typed
+    QCOMPARE(committed.count(), 1);
+    QCOMPARE(committed.last().at(0).toDouble(), 0.25);
+    QCOMPARE(f.textEditor()->text(), QStringLiteral("0.25 kg"));
+    typeInto(&f, QStringLiteral("0.1 kg"));  // with the unit
+    QCOMPARE(f.value(), 0.1);
+    QTest::keyClick(f.textEditor(), Qt::Key_Up);  // arrows step by a tenth of the decade
+    QCOMPARE(f.value(), 0.2);
+    QTest::keyClick(f.textEditor(), Qt::Key_Down);
+    QTest::keyClick(f.textEditor(), Qt::Key_Down);  // 0 would leave the range (> 0): stays
+    QCOMPARE(f.value(), 0.1);
+    QCOMPARE(committed.count(), 4);
+    typeInto(&f, QStringLiteral("-3"));
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(f.error(), QStringLiteral("parameter 'm' = -3 is out of range: must be > 0 kg"));
+    QCOMPARE(f.value(), 0.1);  // the refused value is not taken
+    typeInto(&f, QStringLiteral("1e999"));
+    QVERIFY(f.error().contains(QStringLiteral("out of the range of double")));
+    typeInto(&f, QStringLiteral("0.30000000000000004"));  // round trip kept, never rounded
+    QCOMPARE(f.value(), 0.30000000000000004);
+    QVERIFY(!f.hasError());
   }
 
   void aboutBoxCitesTheFivePapers() {

@@ -55,9 +55,14 @@ QString NumberField::textFor(double value) const {
   return s;
 }
 
+void NumberField::showText(const QString& text) {
+  lineEdit()->setText(text);
+  lineEdit()->setCursorPosition(0);  // long values show their sign and leading digits
+}
+
 void NumberField::setValue(double value) {
   value_ = value;
-  lineEdit()->setText(textFor(value));
+  showText(textFor(value));
   setError(QString());
 }
 
@@ -140,11 +145,11 @@ void NumberField::commitText() {
     return;
   }
   if (v == value_ && error_.isEmpty()) {
-    lineEdit()->setText(textFor(v));  // normalise the display ("1.0" -> "1 kg")
+    showText(textFor(v));  // normalise the display ("1.0" -> "1 kg")
     return;
   }
   value_ = v;
-  lineEdit()->setText(textFor(v));
+  showText(textFor(v));
   setError(QString());
   emit committed(v);
 }

@@ -52,6 +52,7 @@ class NumberField : public QAbstractSpinBox {
 
  private:
   QString textFor(double value) const;
+  void showText(const QString& text);
   void commitText();
   void updateToolTip();
 
