@@ -141,13 +141,18 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     sceneWidget_->requestRender();
   });
   setCentralWidget(sceneWidget_);
+  // Without OpenGL the views paint their own explanation; the simulation and plots data, the
+  // editors and the status bar keep working.
+  connect(sceneWidget_, &render::VtkWidget::contextFailed, this, [this](const QString& message) {
+    statusBar()->showMessage(tr("3-D view unavailable: %1").arg(message));
+  });
   ackFallback_.setSingleShot(true);
   ackFallback_.setInterval(250);
   auto ack = [this] {
     if (!ackPending_) return;
     ackPending_ = false;
     ackFallback_.stop();
-    host_->snapshotConsumed();
+    if (host_) host_->snapshotConsumed();
   };
   connect(sceneWidget_, &QOpenGLWidget::frameSwapped, this, ack);
   connect(&ackFallback_, &QTimer::timeout, this, ack);
