@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
     const ricochet::io::ScenarioResult loaded = ricochet::io::loadScenario(path.toStdString());
     if (loaded.ok()) {
       options.scenario = *loaded.scenario;
+      options.scenarioPath = path;
     } else {
       startupError = QString::fromStdString(loaded.error);
     }

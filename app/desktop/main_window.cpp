@@ -1,5 +1,6 @@
 #include "app/desktop/main_window.hpp"
 
+#include "app/desktop/file_actions.hpp"
 #include "app/desktop/number_field.hpp"
 #include "app/desktop/plot_panel.hpp"
 #include "app/desktop/scenario_editor.hpp"
@@ -180,7 +181,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   running_ = options_.play;
   updatePlayAction(running_);
   if (options_.scenario) {
-    send(*options_.scenario, Request{RequestKind::File, nullptr, tr("the scenario file")});
+    send(*options_.scenario, Request{RequestKind::File, nullptr,
+                                     options_.scenarioPath.isEmpty()
+                                         ? tr("the scenario file")
+                                         : QFileInfo(options_.scenarioPath).fileName(),
+                                     options_.scenarioPath});
   } else {
     QString id = options_.systemId;
     if (id.isEmpty() && options_.restoreSettings) {
@@ -257,10 +262,7 @@ void MainWindow::buildDocks() {
 void MainWindow::buildActions() {
   QStyle* st = style();
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(st->standardIcon(QStyle::SP_DialogOpenButton),
-                                  tr("&Open Scenario..."), this, &MainWindow::openScenarioDialog);
-  open->setShortcut(QKeySequence::Open);
-  open->setEnabled(RICOCHET_HAVE_SCENARIO_IO);
+  fileActions_ = new FileActions(this, file);  // scenario files, presets, exports, File toolbar
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -544,6 +546,7 @@ void MainWindow::onStarted(RunInfoPtr info) {
   setWindowTitle(tr("Ricochet \u2014 %1 (%2)").arg(qs(sys.title), qs(sys.source)));
   if (request.kind == RequestKind::File) {
     statusBar()->showMessage(tr("Opened %1").arg(request.label), 5000);
+    emit scenarioFileOpened(request.path);
   } else if (request.kind == RequestKind::Edit) {
     statusBar()->showMessage(tr("Restarted with the new value"), 3000);
   }
@@ -692,7 +695,7 @@ bool MainWindow::openScenarioFile(const QString& path, QString* error) {
     statusBar()->showMessage(tr("Refused: %1").arg(qs(r.error)), 10000);
     return false;
   }
-  send(*r.scenario, Request{RequestKind::File, nullptr, QFileInfo(path).fileName()});
+  openScenario(*r.scenario, QFileInfo(path).fileName(), path);
   return true;
 #else
   if (error) *error = tr("scenario files are not supported by this build (%1)").arg(path);
@@ -700,14 +703,8 @@ bool MainWindow::openScenarioFile(const QString& path, QString* error) {
 #endif
 }
 
-void MainWindow::openScenarioDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QString(),
-                                                    tr("Ricochet scenarios (*.json)"));
-  if (path.isEmpty()) return;
-  QString error;
-  if (!openScenarioFile(path, &error)) {
-    QMessageBox::warning(this, tr("Scenario refused"), error);
-  }
+void MainWindow::openScenario(const Scenario& scenario, const QString& label, const QString& path) {
+  send(scenario, Request{RequestKind::File, nullptr, label, path});
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -33,6 +33,7 @@ class VtkWidget;
 
 namespace ricochet::app {
 
+class FileActions;
 class PlotPanel;
 class ScenarioEditor;
 class WorkerHost;
@@ -42,6 +43,8 @@ struct MainWindowOptions {
   QString systemId;
   /// A scenario to open (from --scenario), overriding systemId.
   std::optional<Scenario> scenario;
+  /// The file `scenario` was read from (for the title, Save and the recent files); may be empty.
+  QString scenarioPath;
   /// Start animating at once.
   bool play = true;
   /// Restore geometry, dock layout, last system and per-system scenarios from QSettings.
@@ -61,6 +64,9 @@ class MainWindow : public QMainWindow {
 
   /// Opens a scenario file (core/io format). On failure nothing changes and `error` says why.
   bool openScenarioFile(const QString& path, QString* error);
+  /// Runs an already parsed scenario as a file request: scenarioFileOpened(path) once the worker
+  /// accepts it, the refusal box otherwise. `label` names it in messages; `path` may be empty.
+  void openScenario(const Scenario& scenario, const QString& label, const QString& path);
   /// Switches to `id` with its last-used (or default) scenario.
   void selectSystem(const QString& id);
 
@@ -74,6 +80,8 @@ class MainWindow : public QMainWindow {
   QAction* resetAction() const { return resetAction_; }
   QAction* followAction() const { return followAction_; }
   QComboBox* speedCombo() const { return speedCombo_; }
+  /// File menu and toolbar: scenario files, presets, recent files, drag and drop, exports.
+  FileActions* fileActions() const { return fileActions_; }
   /// Status bar field: "state", "time", "steps", "impacts", "rate", "error".
   QLabel* statusField(const QString& name) const;
   /// The snapshot on screen and the run it belongs to (null before the first).
@@ -89,6 +97,9 @@ class MainWindow : public QMainWindow {
   void runStarted();
   /// A request was refused (by the editor or by the worker), with the reason.
   void requestRefused(const QString& reason);
+  /// A scenario opened as a file (openScenario/openScenarioFile, --scenario) now runs; emitted
+  /// just before runStarted(). `path` is empty for a scenario that has no file (a preset).
+  void scenarioFileOpened(const QString& path);
 
  protected:
   void closeEvent(class QCloseEvent* event) override;
@@ -99,6 +110,7 @@ class MainWindow : public QMainWindow {
     RequestKind kind = RequestKind::Edit;
     QPointer<QWidget> source;
     QString label;            // file name for RequestKind::File
+    QString path = QString(); // the file's path for RequestKind::File (may be empty)
     bool defaults = false;    // the paper's defaults (a refusal is then not retried)
   };
 
@@ -116,7 +128,6 @@ class MainWindow : public QMainWindow {
   void onSnapshot(SnapshotPtr snapshot);
   void togglePlay();
   void showAbout();
-  void openScenarioDialog();
   void updatePlayAction(bool running);
   void setAntialiasing(bool on);
 
@@ -140,6 +151,7 @@ class MainWindow : public QMainWindow {
   QAction* logErrorAction_ = nullptr;
   QAction* antialiasAction_ = nullptr;
   QComboBox* speedCombo_ = nullptr;
+  FileActions* fileActions_ = nullptr;
   std::map<QString, QLabel*> status_;
 
   std::map<std::uint64_t, Request> requests_;

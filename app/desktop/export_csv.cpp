@@ -1,0 +1,362 @@
+#include "app/desktop/export_csv.hpp"
+
+#include "app/desktop/main_window.hpp"
+#include "app/desktop/notify.hpp"
+#include "core/model/registry.hpp"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+#include <limits>
+
+namespace ricochet::app {
+
+namespace {
+const QString kDirKey = QStringLiteral("export/csvDirectory");
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+std::filesystem::path fsPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+CsvExportTask::CsvExportTask(QObject* parent) : QObject(parent) {
+  connect(&watcher_, &QFutureWatcher<io::RunSummary>::finished, this, [this] {
+    summary_ = watcher_.result();
+    running_ = false;
+    emit finished();
+  });
+}
+
+CsvExportTask::~CsvExportTask() {
+  if (running_) {
+    cancel();
+    watcher_.waitForFinished();  // the driver stops within kProgressInterval steps, files discarded
+  }
+}
+
+QString CsvExportTask::start(const CsvExportRequest& request) {
+  if (running_) return tr("a CSV export is already running");
+  if (request.traceCsv.isEmpty() && request.impactsCsv.isEmpty()) return tr("no file chosen");
+  if (request.steps < 0) return tr("steps = %1 is invalid: must be >= 0").arg(request.steps);
+  io::RunOptions options;
+  options.steps = request.steps;
+  options.every = request.every;
+  if (!request.traceCsv.isEmpty()) options.traceCsv = fsPath(request.traceCsv);
+  if (!request.impactsCsv.isEmpty()) options.impactsCsv = fsPath(request.impactsCsv);
+  if (const std::string e = io::checkRunOptions(options); !e.empty()) return qs(e);
+  if (!request.traceCsv.isEmpty() && request.traceCsv == request.impactsCsv) {
+    return tr("the trace and the impacts files are the same file (%1)").arg(request.traceCsv);
+  }
+  // The scenario is the running one, so it is valid; create() is still checked, as the CLI does.
+  CreateResult created = createSimulation(request.scenario);
+  if (!created.simulation) return qs(created.error);
+
+  cancel_.store(false);
+  done_.store(0);
+  total_ = request.steps;
+  options.progressInterval = kProgressInterval;
+  options.progress = [this](std::int64_t done, std::int64_t) {
+    done_.store(done, std::memory_order_relaxed);
+    return !cancel_.load(std::memory_order_relaxed);
+  };
+  running_ = true;
+  // The simulation moves into the task (shared_ptr: QtConcurrent copies its callable).
+  std::shared_ptr<Simulation> sim(std::move(created.simulation));
+  const Scenario scenario = request.scenario;
+  watcher_.setFuture(QtConcurrent::run([sim, scenario, options] {
+    return io::runSimulation(*sim, scenario, options);
+  }));
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+CsvExportDialog::CsvExportDialog(const Scenario& scenario, std::int64_t currentSteps, bool failed,
+                                 const QString& directory, QWidget* parent)
+    : QDialog(parent), scenario_(scenario) {
+  setObjectName(QStringLiteral("csvExportDialog"));
+  setWindowTitle(tr("Export CSV"));
+  const QString system = qs(scenario.system);
+  const QDir dir(directory);
+
+  auto fileRow = [this](QCheckBox*& box, QLineEdit*& edit, const QString& label,
+                        const QString& path, const QString& what) {
+    box = new QCheckBox(label);
+    edit = new QLineEdit(QDir::toNativeSeparators(path));
+    edit->setMinimumWidth(360);
+    auto* browse = new QPushButton(tr("Browse..."));
+    connect(browse, &QPushButton::clicked, this, [this, edit, what] {
+      const QString chosen = QFileDialog::getSaveFileName(this, what, edit->text(),
+                                                          tr("CSV files (*.csv);;All files (*)"));
+      if (!chosen.isEmpty()) edit->setText(QDir::toNativeSeparators(chosen));
+    });
+    connect(box, &QCheckBox::toggled, edit, &QWidget::setEnabled);
+    connect(box, &QCheckBox::toggled, browse, &QWidget::setEnabled);
+    auto* row = new QHBoxLayout;
+    row->addWidget(edit, 1);
+    row->addWidget(browse);
+    return row;
+  };
+  // Each file: its checkbox as the row label, then the path and a Browse button.
+  auto* form = new QFormLayout;
+  QHBoxLayout* traceRow = fileRow(traceBox_, tracePath_, tr("Trace"),
+                                  dir.filePath(system + QStringLiteral("-trace.csv")), tr("Trace CSV file"));
+  form->addRow(traceBox_, traceRow);
+  QHBoxLayout* impactsRow = fileRow(impactsBox_, impactsPath_, tr("Impacts"),
+                                    dir.filePath(system + QStringLiteral("-impacts.csv")),
+                                    tr("Impacts CSV file"));
+  form->addRow(impactsBox_, impactsRow);
+  traceBox_->setChecked(true);
+  impactsBox_->setChecked(true);
+
+  steps_ = new QLineEdit(QString::number(currentSteps + (failed ? 1 : 0)));
+  steps_->setObjectName(QStringLiteral("csvSteps"));
+  steps_->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,13}")), steps_));
+  auto* current = new QPushButton(failed ? tr("To the failure") : tr("Current step"));
+  const std::int64_t currentDefault = currentSteps + (failed ? 1 : 0);
+  connect(current, &QPushButton::clicked, this, [this, currentDefault] {
+    steps_->setText(QString::number(currentDefault));
+  });
+  auto* toEnd = new QPushButton(tr("To t_end"));
+  const std::int64_t endSteps = io::stepCount(scenario.tEnd, scenario.integrator.h);
+  toEnd->setEnabled(endSteps >= 0);
+  connect(toEnd, &QPushButton::clicked, this,
+          [this, endSteps] { steps_->setText(QString::number(endSteps)); });
+  auto* stepsRow = new QHBoxLayout;
+  stepsRow->addWidget(steps_, 1);
+  stepsRow->addWidget(current);
+  stepsRow->addWidget(toEnd);
+  form->addRow(tr("Steps:"), stepsRow);
+
+  every_ = new QSpinBox;
+  every_->setObjectName(QStringLiteral("csvEvery"));
+  every_->setRange(1, std::numeric_limits<int>::max());
+  every_->setValue(1);
+  every_->setToolTip(tr("Record every K-th step in the trace; the final state is always recorded "
+                        "(ricochet-cli run --every K)"));
+  form->addRow(tr("Record every:"), every_);
+
+  info_ = new QLabel;
+  info_->setWordWrap(true);
+  error_ = new QLabel;
+  error_->setObjectName(QStringLiteral("csvError"));
+  error_->setWordWrap(true);
+  error_->setStyleSheet(QStringLiteral("color: #b3261e;"));
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+  auto* layout = new QVBoxLayout(this);
+  auto* head = new QLabel(
+      tr("The full-resolution trace of the current run: the scenario is run again from its initial "
+         "state by the same code as <tt>ricochet-cli run</tt>, so the files are identical to the "
+         "command line's. The live run goes on meanwhile."));
+  head->setWordWrap(true);
+  layout->addWidget(head);
+  layout->addLayout(form);
+  layout->addWidget(info_);
+  layout->addWidget(error_);
+  layout->addWidget(buttons);
+  if (failed) {
+    error_->setText(tr("The current run failed on step %1: the export stops there too, with "
+                       "everything up to the last good state (as ricochet-cli does).")
+                        .arg(currentSteps + 1));
+  }
+  connect(steps_, &QLineEdit::textChanged, this, &CsvExportDialog::updateInfo);
+  connect(every_, &QSpinBox::valueChanged, this, &CsvExportDialog::updateInfo);
+  connect(traceBox_, &QCheckBox::toggled, this, &CsvExportDialog::updateInfo);
+  updateInfo();
+}
+
+CsvExportRequest CsvExportDialog::request(QString* error) const {
+  CsvExportRequest r;
+  r.scenario = scenario_;
+  bool ok = false;
+  r.steps = steps_->text().toLongLong(&ok);
+  r.every = every_->value();
+  if (traceBox_->isChecked()) r.traceCsv = QDir::fromNativeSeparators(tracePath_->text().trimmed());
+  if (impactsBox_->isChecked()) r.impactsCsv = QDir::fromNativeSeparators(impactsPath_->text().trimmed());
+  QString e;
+  if (!ok || r.steps < 0) {
+    e = tr("steps '%1' is not a whole number >= 0").arg(steps_->text());
+  } else if (r.steps > io::kMaxRunSteps) {
+    e = tr("steps = %1 is too large: at most %2").arg(r.steps).arg(io::kMaxRunSteps);
+  } else if (!traceBox_->isChecked() && !impactsBox_->isChecked()) {
+    e = tr("choose the trace, the impacts or both");
+  } else if ((traceBox_->isChecked() && r.traceCsv.isEmpty()) ||
+             (impactsBox_->isChecked() && r.impactsCsv.isEmpty())) {
+    e = tr("a file name is empty");
+  } else if (!r.traceCsv.isEmpty() && r.traceCsv == r.impactsCsv) {
+    e = tr("the trace and the impacts need two different files");
+  } else {
+    for (const QString& p : {r.traceCsv, r.impactsCsv}) {
+      if (p.isEmpty()) continue;
+      const QFileInfo dir(QFileInfo(p).absolutePath());
+      if (!dir.isDir()) {
+        e = tr("%1: the folder %2 does not exist").arg(p, dir.filePath());
+        break;
+      }
+      if (QFileInfo(p).isDir()) {
+        e = tr("%1 is a folder").arg(p);
+        break;
+      }
+    }
+  }
+  if (error) *error = e;
+  return r;
+}
+
+void CsvExportDialog::updateInfo() {
+  bool ok = false;
+  const std::int64_t steps = steps_->text().toLongLong(&ok);
+  if (!ok) {
+    info_->setText(QString());
+    return;
+  }
+  const double h = scenario_.integrator.h;
+  const std::int64_t every = every_->value();
+  // Rows: the initial state, every K-th step, and the final state when not a multiple of K.
+  const std::int64_t rows = 1 + steps / every + (steps % every != 0 ? 1 : 0);
+  QString text = tr("%1 steps of h = %2 s, up to t = %3 s").arg(steps).arg(h).arg(double(steps) * h);
+  if (traceBox_->isChecked()) text += tr("; %1 trace rows").arg(rows);
+  info_->setText(text + QLatin1Char('.'));
+}
+
+void CsvExportDialog::accept() {
+  QString e;
+  request(&e);
+  if (!e.isEmpty()) {
+    error_->setText(e);
+    return;
+  }
+  QDialog::accept();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+CsvExporter::CsvExporter(MainWindow* window) : QObject(window), window_(window) {
+  task_ = new CsvExportTask(this);
+  connect(task_, &CsvExportTask::finished, this, &CsvExporter::onFinished);
+  poll_ = new QTimer(this);
+  poll_->setInterval(100);
+  connect(poll_, &QTimer::timeout, this, &CsvExporter::updateProgress);
+}
+
+void CsvExporter::showDialog(bool trace, bool impacts) {
+  const RunInfoPtr run = window_->currentRun();
+  const SnapshotPtr snap = window_->lastSnapshot();
+  if (!run) return;
+  if (task_->isRunning()) {
+    window_->statusBar()->showMessage(tr("A CSV export is already running"), 5000);
+    return;
+  }
+  std::int64_t step = 0;
+  bool failed = false;
+  if (snap && snap->generation == run->generation) {
+    step = snap->step;
+    failed = !snap->failure.isEmpty();
+  }
+  QString dir = QSettings().value(kDirKey).toString();
+  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
+  if (dialog_) dialog_->deleteLater();
+  dialog_ = new CsvExportDialog(run->scenario, step, failed, dir, window_);
+  dialog_->setAttribute(Qt::WA_DeleteOnClose);
+  dialog_->traceBox()->setChecked(trace);
+  dialog_->impactsBox()->setChecked(impacts);
+  connect(dialog_, &QDialog::accepted, this, [this] {
+    if (!dialog_) return;
+    const CsvExportRequest r = dialog_->request();
+    const QString first = r.traceCsv.isEmpty() ? r.impactsCsv : r.traceCsv;
+    QSettings().setValue(kDirKey, QFileInfo(first).absolutePath());
+    start(r);
+  });
+  dialog_->open();
+}
+
+QString CsvExporter::start(const CsvExportRequest& request) {
+  const QString error = task_->start(request);
+  if (!error.isEmpty()) {
+    window_->statusBar()->showMessage(tr("CSV export refused: %1").arg(error), 10000);
+    showMessage(window_, QMessageBox::Warning, tr("CSV export"), error);
+    return error;
+  }
+  running_ = request;
+  if (!progress_) {
+    progress_ = new QProgressDialog(window_);
+    progress_->setObjectName(QStringLiteral("csvProgress"));
+    progress_->setWindowTitle(tr("Export CSV"));
+    progress_->setAutoClose(false);
+    progress_->setAutoReset(false);
+    progress_->setWindowModality(Qt::NonModal);  // the live view and the editors stay usable
+    progress_->setRange(0, 1000);
+    connect(progress_, &QProgressDialog::canceled, this, &CsvExporter::cancel);
+  }
+  progress_->setLabelText(tr("Integrating %1 steps of %2...").arg(request.steps).arg(qs(request.scenario.system)));
+  progress_->setValue(0);
+  progress_->setMinimumDuration(400);  // short exports finish without flashing a dialog
+  poll_->start();
+  return {};
+}
+
+void CsvExporter::cancel() { task_->cancel(); }
+
+void CsvExporter::updateProgress() {
+  if (!progress_ || !task_->isRunning()) return;
+  const std::int64_t total = task_->stepsTotal();
+  const double fraction = total > 0 ? double(task_->stepsDone()) / double(total) : 0.0;
+  progress_->setValue(int(std::lround(1000.0 * std::clamp(fraction, 0.0, 1.0))));
+}
+
+void CsvExporter::onFinished() {
+  poll_->stop();
+  if (progress_) progress_->reset();  // hides it
+  const io::RunSummary& s = task_->summary();
+  QStringList files;
+  if (!running_.traceCsv.isEmpty()) files << QFileInfo(running_.traceCsv).fileName();
+  if (!running_.impactsCsv.isEmpty()) files << QFileInfo(running_.impactsCsv).fileName();
+  switch (s.outcome) {
+    case io::RunOutcome::Completed:
+      window_->statusBar()->showMessage(
+          tr("Exported %1 (%2 trace rows, %3 impacts)").arg(files.join(QStringLiteral(", ")))
+              .arg(s.traceRows).arg(s.impactRows), 10000);
+      break;
+    case io::RunOutcome::IntegratorFailed:
+      window_->statusBar()->showMessage(tr("Exported up to the failure: %1").arg(qs(s.message)), 10000);
+      showMessage(window_, QMessageBox::Information, tr("CSV export"),
+                  tr("The run failed, as the live run did; %1 hold everything up to the last good "
+                     "state (as ricochet-cli writes them).\n\n%2")
+                      .arg(files.join(QStringLiteral(" and ")), qs(s.message)));
+      break;
+    case io::RunOutcome::Cancelled:
+      window_->statusBar()->showMessage(tr("CSV export cancelled; no file written"), 5000);
+      break;
+    case io::RunOutcome::OutputError:
+    case io::RunOutcome::InvalidOptions:
+      window_->statusBar()->showMessage(tr("CSV export failed: %1").arg(qs(s.message)), 10000);
+      showMessage(window_, QMessageBox::Warning, tr("CSV export failed"),
+                  tr("No file was written.\n\n%1").arg(qs(s.message)));
+      break;
+  }
+  emit finished(s);
+}
+
+}  // namespace ricochet::app

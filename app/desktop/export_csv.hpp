@@ -1,0 +1,146 @@
+#pragma once
+// CSV export from the desktop app (issue 6 item 1): the full-resolution trace and the impacts table
+// of the current run, in the contract's format.
+//
+// The GUI keeps only decimated plot data, so the full trace is obtained by re-running the current
+// (deterministic) scenario with core/io's run driver, runSimulation() - the code `ricochet-cli run`
+// uses - on a pool thread: the files are byte-identical to
+//   ricochet-cli run SAVED.json --steps N --every K --csv TRACE --impacts-csv IMPACTS
+// The driver writes through temporary files renamed at the end, so a cancelled or failed export
+// leaves no file behind (and an existing file untouched). The live simulation keeps running.
+
+#include "core/io/trace.hpp"
+#include "core/model/system.hpp"
+
+#include <QDialog>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QProgressDialog;
+class QSpinBox;
+
+namespace ricochet::app {
+
+class MainWindow;
+
+struct CsvExportRequest {
+  Scenario scenario;
+  std::int64_t steps = 0;  ///< integrator steps to take (>= 0)
+  std::int64_t every = 1;  ///< record every K-th step in the trace (the final state always)
+  QString traceCsv;        ///< empty: no trace file
+  QString impactsCsv;      ///< empty: no impacts file
+};
+
+/// One export on a pool thread. Progress is read by polling (stepsDone()); cancel() is answered
+/// within kProgressInterval steps.
+class CsvExportTask : public QObject {
+  Q_OBJECT
+ public:
+  /// Steps between progress reports / cancel checks (a few ms of integration at most).
+  static constexpr std::int64_t kProgressInterval = 512;
+
+  explicit CsvExportTask(QObject* parent = nullptr);
+  ~CsvExportTask() override;  ///< cancels a running export and waits for it (no file is left)
+
+  /// Checks `request` and starts it. Empty on success, otherwise one line naming the value
+  /// (nothing started).
+  QString start(const CsvExportRequest& request);
+  void cancel() { cancel_.store(true, std::memory_order_relaxed); }
+  bool isRunning() const { return running_; }
+  std::int64_t stepsDone() const { return done_.load(std::memory_order_relaxed); }
+  std::int64_t stepsTotal() const { return total_; }
+  /// The driver's summary of the last finished export (outcome, message, rows written).
+  const io::RunSummary& summary() const { return summary_; }
+
+ signals:
+  /// The export ended (completed, integrator failure, cancelled or an output error): summary().
+  void finished();
+
+ private:
+  QFutureWatcher<io::RunSummary> watcher_;
+  std::atomic<bool> cancel_{false};
+  std::atomic<std::int64_t> done_{0};
+  std::int64_t total_ = 0;
+  bool running_ = false;
+  io::RunSummary summary_;
+};
+
+/// The export dialog: which files, record every K, how many steps (the current step by default).
+class CsvExportDialog : public QDialog {
+  Q_OBJECT
+ public:
+  /// `currentSteps`: the step the live run shows; `failed`: that run failed on the next step (the
+  /// default then includes that step, so the export reproduces the failure as the CLI does).
+  CsvExportDialog(const Scenario& scenario, std::int64_t currentSteps, bool failed,
+                  const QString& directory, QWidget* parent = nullptr);
+
+  /// The request as filled in; `error` (when not null) gets the reason it is not valid.
+  CsvExportRequest request(QString* error = nullptr) const;
+
+  // The fields, for tests.
+  QCheckBox* traceBox() const { return traceBox_; }
+  QCheckBox* impactsBox() const { return impactsBox_; }
+  QLineEdit* tracePath() const { return tracePath_; }
+  QLineEdit* impactsPath() const { return impactsPath_; }
+  QLineEdit* stepsEdit() const { return steps_; }
+  QSpinBox* everySpin() const { return every_; }
+
+  void accept() override;  ///< refuses (message beside the fields) while the request is invalid
+
+ private:
+  void updateInfo();
+  Scenario scenario_;
+  QCheckBox* traceBox_ = nullptr;
+  QCheckBox* impactsBox_ = nullptr;
+  QLineEdit* tracePath_ = nullptr;
+  QLineEdit* impactsPath_ = nullptr;
+  QLineEdit* steps_ = nullptr;
+  QSpinBox* every_ = nullptr;
+  QLabel* info_ = nullptr;
+  QLabel* error_ = nullptr;
+};
+
+/// File > Export Trace CSV / Export Impacts CSV: the dialog, the task and its progress dialog.
+class CsvExporter : public QObject {
+  Q_OBJECT
+ public:
+  explicit CsvExporter(MainWindow* window);
+
+  /// Opens the dialog (window-modal, non-blocking) for the current run, with the trace or the
+  /// impacts file ticked; accepting it starts the export.
+  void showDialog(bool trace, bool impacts);
+  /// Starts an export with a progress dialog (cancellable). Empty on success, otherwise the reason
+  /// (also shown). Refused while another CSV export runs.
+  QString start(const CsvExportRequest& request);
+  void cancel();
+
+  CsvExportTask* task() const { return task_; }
+  CsvExportDialog* dialog() const { return dialog_; }
+  QProgressDialog* progressDialog() const { return progress_; }
+
+ signals:
+  /// An export ended; `summary` says how (its message names the step and time of a failure).
+  void finished(const ricochet::io::RunSummary& summary);
+
+ private:
+  void onFinished();
+  void updateProgress();
+
+  MainWindow* window_;
+  CsvExportTask* task_ = nullptr;
+  QPointer<CsvExportDialog> dialog_;
+  QProgressDialog* progress_ = nullptr;
+  class QTimer* poll_ = nullptr;
+  CsvExportRequest running_;
+};
+
+}  // namespace ricochet::app

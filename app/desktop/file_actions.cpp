@@ -1,0 +1,49 @@
+#include "app/desktop/file_actions.hpp"
+
+#include "app/desktop/export_csv.hpp"
+#include "app/desktop/main_window.hpp"
+#include "app/desktop/presets_menu.hpp"
+#include "app/desktop/scenario_files.hpp"
+
+#include <QAction>
+#include <QMenu>
+#include <QStyle>
+#include <QToolBar>
+
+namespace ricochet::app {
+
+FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) {
+  scenarios_ = new ScenarioFiles(window);
+  csv_ = new CsvExporter(window);
+
+  fileMenu->addAction(scenarios_->openAction());
+  fileMenu->addMenu(scenarios_->recentMenu());
+  presetsMenu_ = createPresetsMenu(window, [this](const Preset& p) { scenarios_->openPreset(p); });
+  fileMenu->addMenu(presetsMenu_);
+  fileMenu->addSeparator();
+  fileMenu->addAction(scenarios_->saveAction());
+  fileMenu->addAction(scenarios_->saveAsAction());
+  fileMenu->addSeparator();
+
+  exportTrace_ = new QAction(window->style()->standardIcon(QStyle::SP_FileDialogDetailedView),
+                             tr("Export &Trace CSV..."), this);
+  exportTrace_->setObjectName(QStringLiteral("exportTraceAction"));
+  exportTrace_->setIconText(tr("CSV"));
+  exportTrace_->setToolTip(tr("Export the full-resolution trace of the current run (and its "
+                              "impacts) as CSV, in ricochet-cli's format"));
+  connect(exportTrace_, &QAction::triggered, this, [this] { csv_->showDialog(true, true); });
+  exportImpacts_ = new QAction(tr("Export &Impacts CSV..."), this);
+  exportImpacts_->setObjectName(QStringLiteral("exportImpactsAction"));
+  exportImpacts_->setToolTip(tr("Export the impacts table of the current run as CSV"));
+  connect(exportImpacts_, &QAction::triggered, this, [this] { csv_->showDialog(false, true); });
+  fileMenu->addAction(exportTrace_);
+  fileMenu->addAction(exportImpacts_);
+
+  toolBar_ = window->addToolBar(tr("File"));
+  toolBar_->setObjectName(QStringLiteral("fileToolBar"));
+  toolBar_->addAction(scenarios_->openAction());
+  toolBar_->addAction(scenarios_->saveAction());
+  toolBar_->addAction(exportTrace_);
+}
+
+}  // namespace ricochet::app

@@ -1,0 +1,11 @@
+# File menu of the desktop app (issue 6, GUI part): scenario files, presets, drag and drop, recent
+# files (test_gui_export_files); CSV, animation and plot exports (test_gui_export). Label gui:
+# they need an X display (./test.sh runs ctest under xvfb-run); they also run bin/ricochet-cli.
+if(RICOCHET_BUILD_GUI)
+  ricochet_add_test(NAME test_gui_export_files
+    SOURCES test_gui_export_files.cpp test_gui_export_support.hpp test_gui_support.hpp
+    LABELS gui LIBS ricochet_desktop TIMEOUT 300)
+  add_dependencies(test_gui_export_files ricochet-cli)
+  # GUI suites measure GUI-thread latency elsewhere; run these alone too (two cores).
+  set_tests_properties(test_gui_export_files PROPERTIES RUN_SERIAL TRUE)
+endif()
