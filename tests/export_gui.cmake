@@ -6,6 +6,10 @@ if(RICOCHET_BUILD_GUI)
     SOURCES test_gui_export_files.cpp test_gui_export_support.hpp test_gui_support.hpp
     LABELS gui LIBS ricochet_desktop TIMEOUT 300)
   add_dependencies(test_gui_export_files ricochet-cli)
+  ricochet_add_test(NAME test_gui_export
+    SOURCES test_gui_export.cpp test_gui_export_support.hpp test_gui_support.hpp
+    LABELS gui LIBS ricochet_desktop TIMEOUT 300)
+  add_dependencies(test_gui_export ricochet-cli)
   # GUI suites measure GUI-thread latency elsewhere; run these alone too (two cores).
-  set_tests_properties(test_gui_export_files PROPERTIES RUN_SERIAL TRUE)
+  set_tests_properties(test_gui_export_files test_gui_export PROPERTIES RUN_SERIAL TRUE)
 endif()

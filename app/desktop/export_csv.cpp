@@ -328,7 +328,10 @@ void CsvExporter::updateProgress() {
 
 void CsvExporter::onFinished() {
   poll_->stop();
-  if (progress_) progress_->reset();  // hides it
+  if (progress_) {
+    progress_->reset();  // stops its show timer
+    progress_->hide();
+  }
   const io::RunSummary& s = task_->summary();
   QStringList files;
   if (!running_.traceCsv.isEmpty()) files << QFileInfo(running_.traceCsv).fileName();

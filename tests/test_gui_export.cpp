@@ -1,0 +1,291 @@
+// Exports from the desktop app (issue 6 items 1-3 and the acceptance): a scenario saved from the GUI
+// and run by `ricochet-cli run FILE --csv` gives byte for byte the GUI's own CSV export; the CSV
+// files' contents (contract header, row count, the last row is the live run's current state);
+// cancel leaves no file; a failed run is exported up to its failure, as the CLI does.
+//
+// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build-export2/bin/test_gui_export
+
+#include "test_gui_export_support.hpp"
+
+#include "app/desktop/export_csv.hpp"
+#include "core/io/scenario_io.hpp"
+#include "core/io/trace.hpp"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QLineEdit>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTemporaryDir>
+
+using namespace exporttest;
+using namespace guitest;
+using ricochet::app::CsvExporter;
+using ricochet::app::CsvExportRequest;
+using ricochet::io::RunOutcome;
+
+namespace {
+
+CsvExporter* csv(MainWindow& w) { return w.fileActions()->csv(); }
+
+// Pauses the live run and waits until the pause is on screen.
+bool pause(MainWindow& w) {
+  if (w.lastSnapshot() && w.lastSnapshot()->running) w.playAction()->trigger();
+  return waitFor([&] { return w.lastSnapshot() && !w.lastSnapshot()->running; });
+}
+
+// Runs `request` through the window's exporter and waits for its end.
+ricochet::io::RunSummary exportNow(MainWindow& w, const CsvExportRequest& request, int ms = 60000) {
+  QSignalSpy done(csv(w), &CsvExporter::finished);
+  const QString error = csv(w)->start(request);
+  if (!error.isEmpty()) {
+    ricochet::io::RunSummary s;
+    s.outcome = RunOutcome::InvalidOptions;
+    s.message = error.toStdString();
+    return s;
+  }
+  waitFor([&] { return done.count() > 0; }, ms);
+  return csv(w)->task()->summary();
+}
+
+struct Csv {
+  QStringList header;
+  std::vector<QStringList> rows;
+};
+Csv parseCsv(const QByteArray& bytes) {
+  Csv c;
+  const QList<QByteArray> lines = bytes.split('\n');
+  for (qsizetype i = 0; i < lines.size(); ++i) {
+    if (lines[i].isEmpty()) continue;
+    const QStringList fields = QString::fromUtf8(lines[i]).split(QLatin1Char(','));
+    if (c.header.isEmpty()) {
+      c.header = fields;
+    } else {
+      c.rows.push_back(fields);
+    }
+  }
+  return c;
+}
+
+QStringList expectedHeader(const ricochet::Scenario& s) {
+  QStringList h;
+  for (const char* c : ricochet::io::kTraceRequiredColumns) h << QString::fromLatin1(c);
+  auto sim = ricochet::createSimulation(s).simulation;
+  for (const std::string& c : sim->columns()) h << QString::fromStdString(c);
+  return h;
+}
+
+QStringList fileNames(const QString& dir) {
+  return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+}  // namespace
+
+class TestGuiExport : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    if (ricochet::systems().empty()) QSKIP("no system registered");
+    QVERIFY2(QFileInfo::exists(cliPath()), qPrintable(cliPath()));
+  }
+  void init() { QSettings().clear(); }
+
+  // Acceptance (issue 6): for every system, a scenario saved from the GUI and run with
+  // `ricochet-cli run FILE --steps N --csv --impacts-csv` gives byte-identical files to the GUI's
+  // export of the same N steps, and the export's last row is the live run's state at step N
+  // (same t and energy bit for bit: the export re-runs the deterministic scenario).
+  void savedScenarioRunByTheCliEqualsTheGuiExport() {
+    QTemporaryDir dir;
+    for (const auto* system : ricochet::systems()) {
+      const QString id = QString::fromStdString(system->info().id);
+      auto w = openWindow(freshOptions(id));
+      // 10x until two impacts happened, so the impacts files have rows too.
+      w->speedCombo()->setCurrentIndex(w->speedCombo()->findText(QStringLiteral("10\u00d7")));
+      QCOMPARE(w->speedCombo()->currentText(), QStringLiteral("10\u00d7"));
+      QVERIFY2(waitFor([&] { return w->lastSnapshot() && w->lastSnapshot()->impacts >= 2; }, 30000),
+               qPrintable(id));
+      QVERIFY(pause(*w));
+      const auto snap = w->lastSnapshot();
+      const std::int64_t n = snap->step;
+      const QString base = dir.filePath(id);
+      QCOMPARE(w->fileActions()->scenarios()->saveTo(base + QStringLiteral(".json")), QString());
+
+      CsvExportRequest r;
+      r.scenario = w->currentRun()->scenario;
+      r.steps = n;
+      r.traceCsv = base + QStringLiteral("-gui.csv");
+      r.impactsCsv = base + QStringLiteral("-gui-impacts.csv");
+      const auto summary = exportNow(*w, r);
+      QVERIFY2(summary.ok(), summary.message.c_str());
+      QCOMPARE(summary.steps, n);
+
+      const Run cli = runCli({QStringLiteral("run"), base + QStringLiteral(".json"), QStringLiteral("--steps"),
+                              QString::number(n), QStringLiteral("--csv"), base + QStringLiteral("-cli.csv"),
+                              QStringLiteral("--impacts-csv"), base + QStringLiteral("-cli-impacts.csv")});
+      QVERIFY2(cli.exitCode == 0, cli.err.constData());
+      const QByteArray gui = readAll(r.traceCsv);
+      QVERIFY2(gui == readAll(base + QStringLiteral("-cli.csv")), qPrintable(id));
+      QVERIFY2(readAll(r.impactsCsv) == readAll(base + QStringLiteral("-cli-impacts.csv")), qPrintable(id));
+
+      // Contents: the contract header, one row per step plus the initial state, the last row
+      // being what the paused window shows.
+      const Csv c = parseCsv(gui);
+      QCOMPARE(c.header, expectedHeader(r.scenario));
+      QCOMPARE(std::int64_t(c.rows.size()), n + 1);
+      QCOMPARE(c.rows.front().value(0), QStringLiteral("0"));
+      const QStringList& last = c.rows.back();
+      QCOMPARE(last.value(0).toLongLong(), n);
+      QCOMPARE(last.value(1).toDouble(), snap->t);
+      QCOMPARE(last.value(2).toDouble(), snap->energy.total());
+      QCOMPARE(last.value(6).toLongLong(), snap->impacts);
+      const Csv impacts = parseCsv(readAll(r.impactsCsv));
+      QCOMPARE(impacts.header.join(QLatin1Char(',')),
+               QStringLiteral("step,t,alpha,constraint,energy_before,energy_after,impulse"));
+      QCOMPARE(std::int64_t(impacts.rows.size()), snap->impacts);
+      qInfo("%s: %lld steps, %lld impacts, trace %lld bytes: GUI export == ricochet-cli run",
+            qPrintable(id), (long long)n, (long long)snap->impacts, (long long)gui.size());
+    }
+  }
+
+  // The dialog (File > Export Trace CSV...) defaults to the current step; "every K" thins the
+  // trace (the final state always recorded); the live run keeps going during the export.
+  void dialogExportsUpToTheCurrentStep() {
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor")));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() && w->lastSnapshot()->step >= 50; }));
+    QVERIFY(pause(*w));
+    const auto snap = w->lastSnapshot();
+    w->fileActions()->exportTraceAction()->trigger();
+    auto* dialog = csv(*w)->dialog();
+    QVERIFY(dialog && dialog->isVisible());
+    QCOMPARE(dialog->stepsEdit()->text(), QString::number(snap->step));
+    QVERIFY(dialog->traceBox()->isChecked());
+    dialog->tracePath()->setText(dir.filePath(QStringLiteral("t.csv")));
+    dialog->impactsBox()->setChecked(false);
+    dialog->everySpin()->setValue(7);
+    w->playAction()->trigger();  // the live run goes on meanwhile
+    QSignalSpy done(csv(*w), &CsvExporter::finished);
+    dialog->accept();
+    QVERIFY(waitFor([&] { return done.count() == 1; }, 30000));
+    QCOMPARE(csv(*w)->task()->summary().outcome, RunOutcome::Completed);
+    QCOMPARE(fileNames(dir.path()), QStringList{QStringLiteral("t.csv")});  // no impacts file
+    const Csv c = parseCsv(readAll(dir.filePath(QStringLiteral("t.csv"))));
+    const std::int64_t n = snap->step;
+    QCOMPARE(std::int64_t(c.rows.size()), 1 + n / 7 + (n % 7 ? 1 : 0));
+    QCOMPARE(c.rows.back().value(0).toLongLong(), n);
+    QCOMPARE(c.rows.back().value(1).toDouble(), snap->t);
+    QCOMPARE(c.rows[1].value(0), QStringLiteral("7"));
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("t.csv")));
+    QVERIFY(waitForTimeBeyond(*w, snap->t + 0.05));
+
+    // An impossible request is refused in the dialog, with the reason beside the fields.
+    w->fileActions()->exportImpactsAction()->trigger();
+    dialog = csv(*w)->dialog();
+    QVERIFY(dialog && !dialog->traceBox()->isChecked() && dialog->impactsBox()->isChecked());
+    dialog->impactsPath()->setText(dir.filePath(QStringLiteral("no/such/folder/i.csv")));
+    dialog->accept();
+    QVERIFY(dialog->isVisible());
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("csvError"))->text().contains(QStringLiteral("does not exist")));
+    dialog->reject();
+  }
+
+  // Cancel: the export stops, no file (not even a temporary one) is left, and an existing file
+  // of that name is untouched. The live run is not disturbed.
+  void cancelLeavesNoFile() {
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor")));
+    QVERIFY(waitForTimeBeyond(*w, 0.05));
+    const QString trace = dir.filePath(QStringLiteral("trace.csv"));
+    QVERIFY(writeFile(trace, "previous content\n"));
+    CsvExportRequest r;
+    r.scenario = w->currentRun()->scenario;
+    r.steps = 200'000'000;  // minutes of work: it must be cancelled to end
+    r.traceCsv = trace;
+    r.impactsCsv = dir.filePath(QStringLiteral("impacts.csv"));
+    QSignalSpy done(csv(*w), &CsvExporter::finished);
+    const double t0 = w->lastSnapshot()->t;
+    QCOMPARE(csv(*w)->start(r), QString());
+    QVERIFY(waitFor([&] { return csv(*w)->task()->stepsDone() > 100000; }));
+    QVERIFY(waitFor([&] { return csv(*w)->progressDialog()->isVisible(); }));
+    QVERIFY(csv(*w)->progressDialog()->value() >= 0);
+    // Temporary files exist while it runs (".trace.csv.tmp-..."), next to the targets.
+    QVERIFY(fileNames(dir.path()).size() == 3);
+    QVERIFY(waitForTimeBeyond(*w, t0 + 0.05));  // the live view keeps running
+    QPushButton* cancel = csv(*w)->progressDialog()->findChild<QPushButton*>();
+    QVERIFY(cancel);
+    QTest::mouseClick(cancel, Qt::LeftButton);  // the dialog's Cancel button
+    QVERIFY(waitFor([&] { return done.count() == 1; }, 10000));
+    QCOMPARE(csv(*w)->task()->summary().outcome, RunOutcome::Cancelled);
+    QCOMPARE(fileNames(dir.path()), QStringList{QStringLiteral("trace.csv")});
+    QCOMPARE(readAll(trace), QByteArray("previous content\n"));
+    QVERIFY(!csv(*w)->progressDialog()->isVisible());
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("cancelled")));
+  }
+
+  // A run that failed (a Newton solve below the round-off floor fails on step 1) is exported up
+  // to the failure, exactly as `ricochet-cli run` writes it (exit code 3).
+  void failedRunIsExportedUpToTheFailureAsTheCliDoes() {
+    const QString id = QStringLiteral("ellipsoid-plane");
+    if (!ricochet::findSystem(id.toStdString())) QSKIP("ellipsoid-plane not registered");
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(id));
+    QVERIFY(waitForTimeBeyond(*w, 0.02));
+    typeInto(w->editor()->settingField(QStringLiteral("tolerance")), QStringLiteral("1e-300"));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() && !w->lastSnapshot()->failure.isEmpty(); }));
+    QCOMPARE(w->lastSnapshot()->step, std::int64_t(0));
+    const QString scenario = dir.filePath(QStringLiteral("failing.json"));
+    QCOMPARE(w->fileActions()->scenarios()->saveTo(scenario), QString());
+
+    w->fileActions()->exportTraceAction()->trigger();
+    auto* dialog = csv(*w)->dialog();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->stepsEdit()->text(), QStringLiteral("1"));  // up to and including the failing step
+    dialog->tracePath()->setText(dir.filePath(QStringLiteral("gui.csv")));
+    dialog->impactsPath()->setText(dir.filePath(QStringLiteral("gui-impacts.csv")));
+    QSignalSpy done(csv(*w), &CsvExporter::finished);
+    dialog->accept();
+    QVERIFY(waitFor([&] { return done.count() == 1; }));
+    const auto summary = csv(*w)->task()->summary();
+    QCOMPARE(summary.outcome, RunOutcome::IntegratorFailed);
+    QVERIFY2(QString::fromStdString(summary.message).contains(QStringLiteral("step 1")), summary.message.c_str());
+    int boxes = 0;
+    QVERIFY(waitForBoxText(*w, &boxes).contains(QStringLiteral("step 1")));
+    QCOMPARE(boxes, 1);
+    closeBoxes(*w);
+
+    const Run cli = runCli({QStringLiteral("run"), scenario, QStringLiteral("--csv"), dir.filePath(QStringLiteral("cli.csv")),
+                            QStringLiteral("--impacts-csv"), dir.filePath(QStringLiteral("cli-impacts.csv"))});
+    QCOMPARE(cli.exitCode, 3);
+    QCOMPARE(readAll(dir.filePath(QStringLiteral("gui.csv"))), readAll(dir.filePath(QStringLiteral("cli.csv"))));
+    QCOMPARE(readAll(dir.filePath(QStringLiteral("gui-impacts.csv"))),
+             readAll(dir.filePath(QStringLiteral("cli-impacts.csv"))));
+    QCOMPARE(parseCsv(readAll(dir.filePath(QStringLiteral("gui.csv")))).rows.size(), std::size_t(1));
+  }
+
+  // An unwritable target: one message, no file.
+  void unwritableTargetIsReported() {
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor"), false));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    CsvExportRequest r;
+    r.scenario = w->currentRun()->scenario;
+    r.steps = 10;
+    r.traceCsv = dir.filePath(QStringLiteral("missing-folder/trace.csv"));
+    const auto summary = exportNow(*w, r);
+    QCOMPARE(summary.outcome, RunOutcome::OutputError);
+    int boxes = 0;
+    QVERIFY(waitForBoxText(*w, &boxes).contains(QStringLiteral("missing-folder")));
+    QCOMPARE(boxes, 1);
+    closeBoxes(*w);
+    QVERIFY(fileNames(dir.path()).isEmpty());
+  }
+};
+
+int main(int argc, char** argv) {
+  return guitest::runSuite<TestGuiExport>(argc, argv, "test_gui_export");
+}
+
+#include "test_gui_export.moc"
