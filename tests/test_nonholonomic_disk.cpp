@@ -230,6 +230,25 @@ class TestNonholonomicDisk : public QObject {
     }
   }
 
+  // P12: the E1 impact moved to within 1e-12 s of a node from either side (alpha -> 1 and
+  // alpha -> 0): no 0/0, one impact at 9 -+ 1e-12, the same exact rebound and energy.
+  void impactsAtTheEndsOfAStep() {
+    for (const char* integ : kIntegrators) {
+      for (double shift : {-1e-12, -1e-14, 0.0, 1e-14, 1e-12}) {
+        const Scenario sc = diskScenario("disk-wall", integ, 0.01, 10.0,
+                                         {{"phi0", kPi / 2.0}, {"u0", 1.0}, {"w0", 0.0}, {"yw", 10.0 + shift}});
+        const Run r = run(sc);
+        QVERIFY2(r.ok, r.message.c_str());
+        QCOMPARE(int(r.impacts.size()), 1);
+        QVERIFY2(std::fabs(r.impacts[0].t - (9.0 + shift)) <= 1e-11,
+                 qPrintable(QString("%1 shift %2: t = %3, alpha = %4").arg(integ).arg(shift)
+                                .arg(r.impacts[0].t, 0, 'g', 17).arg(r.impacts[0].alpha, 0, 'g', 17)));
+        QVERIFY(std::fabs(r.col("mom.u") + 1.0) <= 1e-9 && std::fabs(r.col("q.y") - (8.0 + 2 * shift)) <= 1e-9);
+        QVERIFY(r.maxNodeError <= 1e-9 && r.minGap >= -1e-12);
+      }
+    }
+  }
+
   // E2: oblique, q(0) = (0, 0, 0, pi/3), (u, w) = (2, 0.2), T = 100: 10 impacts (front/back
   // pairs), first four at 4.72333, 5.19651, 25.11514, 25.58832 (tol 1e-3); the first impact turns
   // (2, 0.2) into (0.26595, 4.85959).

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstring>
 #include <numbers>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -88,17 +87,30 @@ class TestNonholonomicSystems : public QObject {
   }
 
   void traceColumnsAreOrdered() {
-    // q.* first, then p.*, mom.*, e.discrete, con.* (con.gap last).
-    const std::regex order("^(q\\.[a-z]+,)+(p\\.[a-z]+,)+(mom\\.[A-Za-z]+,)+e\\.discrete,(con\\.[a-z]+,)*con\\.gap,$");
+    // q.* first, then p.*, mom.*, e.discrete, con.* with con.gap last (no std::regex: GCC 12's
+    // <regex> trips -Wmaybe-uninitialized in sanitizer builds).
+    const char* const groups[5] = {"q.", "p.", "mom.", "e.", "con."};
     for (const char* id : kIds) {
       for (const auto& integ : findSystem(id)->info().integrators) {
         Scenario sc = defaultScenario(*findSystem(id));
         sc.integrator.name = integ.name;
         CreateResult cr = createSimulation(sc);
         QVERIFY(cr.simulation);
-        std::string joined;
-        for (const auto& c : cr.simulation->columns()) joined += c + ",";
-        QVERIFY2(std::regex_match(joined, order), joined.c_str());
+        const auto cols = cr.simulation->columns();
+        int group = 0, seen[5] = {};
+        for (const std::string& c : cols) {
+          int g = -1;
+          for (int i = 0; i < 5; ++i) {
+            if (c.rfind(groups[i], 0) == 0 && c.size() > std::strlen(groups[i])) g = i;
+          }
+          QVERIFY2(g >= group, (std::string(id) + ": column out of order: " + c).c_str());
+          group = g;
+          ++seen[g];
+        }
+        for (int i = 0; i < 5; ++i) QVERIFY2(seen[i] > 0, id);
+        QCOMPARE(seen[3], 1);
+        QCOMPARE(std::string(cols[cols.size() - 1 - seen[4]]), std::string("e.discrete"));
+        QCOMPARE(std::string(cols.back()), std::string("con.gap"));
       }
     }
   }

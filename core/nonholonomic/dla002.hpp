@@ -142,7 +142,19 @@ class Dla002 {
       rec.reflectionFallback = false;
       const Vec qEnd = qBar + tau2 * w2;
       j = firstViolated(qBar, qEnd, j);
-      if (j < 0 || !(tau2 > 1e-12 * h_)) {
+      if (!(tau2 > 1e-12 * h_)) {
+        // Impact at the end of the step (alpha -> 1, P12): the post-impact segment has no length,
+        // so the position-only form cannot carry w+; keep it on a virtual segment of length h
+        // ending at q-bar (its D2 L_d is M w+ for the disk).
+        if (!w2.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
+        qPrev_ = qBar - h_ * w2;
+        q_ = qBar;
+        tauPrev_ = h_;
+        wLast_ = w2;
+        updateMomentum();
+        return RunStatus::Ok;
+      }
+      if (j < 0) {
         if (!qEnd.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
         commit(qBar, qEnd, tau2);
         return RunStatus::Ok;

@@ -420,8 +420,8 @@ class LdapVci {
       out.ok = true;
       return out;
     }
-    // Safeguard: F is close to a parabola in mu with its minimum near zero normal rate,
-    // mu* = reflection / 2; the rebound root lies above it.
+    // Safeguard: F is close to a parabola in mu with its minimum near zero normal rate (mu*);
+    // the rebound root lies above it.
     auto f = [&](double x) {
       double Fx = 0.0, dFx = 0.0;
       if (!energyEquation(qi, pHat, nj, eMinus, tau, x, post, Fx, dFx)) {

@@ -109,11 +109,17 @@ class PendulumCylinderSystem final : public SystemDescription {
     const double l = parameters[kL], R = parameters[kR];
     SceneSpec s;
     s.view = ViewKind::Spatial;
-    BodySpec bob{"bob", {}};
-    bob.parts.push_back(BodyPart{SphereShape{0.06 * l}, Pose{}, {0.85f, 0.45f, 0.20f}, false});
-    BodySpec rod{"rod", {}};
-    rod.parts.push_back(BodyPart{CylinderShape{0.008 * l, l}, Pose{}, {0.35f, 0.35f, 0.38f}, false});
-    s.bodies = {bob, rod};
+    // Parts are built in place (moving a BodyPart temporary trips GCC 12's -Wmaybe-uninitialized
+    // on the std::variant in sanitizer builds).
+    s.bodies.resize(2);
+    s.bodies[0].name = "bob";
+    BodyPart& ball = s.bodies[0].parts.emplace_back();
+    ball.shape.emplace<SphereShape>(SphereShape{0.06 * l});
+    ball.color = {0.85f, 0.45f, 0.20f};
+    s.bodies[1].name = "rod";
+    BodyPart& stick = s.bodies[1].parts.emplace_back();
+    stick.shape.emplace<CylinderShape>(CylinderShape{0.008 * l, l});
+    stick.color = {0.35f, 0.35f, 0.38f};
     CylinderObstacle cyl;
     cyl.base = Eigen::Vector3d(0.0, 0.0, -1.1 * l);
     cyl.axis = Eigen::Vector3d::UnitZ();

@@ -92,6 +92,15 @@ struct PendulumCylinderModel : LdapTypes<2, 1> {
   static const char* gapName(int j) { return j == 0 ? "cylinder+" : "cylinder-"; }
   static const char* coordinateName(int i) { return i == 0 ? "theta" : "phi"; }
 
+  /// P000 §4.3 boundary maps: T dS = span{d_phi}, i_S^*(p) = p_phi; pi_S(v) = v_phi (variant 0,
+  /// P000's) or any other left inverse of the inclusion, e.g. v_phi + 0.7 v_theta (variant 1).
+  /// Since Delta ∩ T dS = {0}, the impact is fixed by the constraint and the energy alone and both
+  /// readings of (I8), with any pi_S, give the same motion (spec §4.4).
+  Eigen::Matrix<double, 2, 1> boundaryTangentBasis(int, const Vec&) const { return {0.0, 1.0}; }
+  Eigen::Matrix<double, 1, 2> boundaryProjection(int, const Vec&, int variant) const {
+    return {variant == 1 ? 0.7 : 0.0, 1.0};
+  }
+
   /// Regular step Reg(tau; q, p) for the rectangle retraction (spec §4.4): with f, s, c at theta,
   /// A = f^2 s c, B = 1 + f^2 s^2, P = (tau m g l s + p_theta + f p_phi)/K, the chord rate
   /// thetadot = a/tau solves tau A x^2 - B x + P = 0: x = 2P / (B + sqrt(B^2 - 4 tau A P))

@@ -163,9 +163,14 @@ class DiskSystem final : public SystemDescription {
     const double R = parameters[kRadius], size = parameters[kObstacleSize];
     SceneSpec s;
     s.view = ViewKind::Spatial;
-    BodySpec disk{"disk", {}};
-    disk.parts.push_back(BodyPart{CylinderShape{R, 0.15 * R}, Pose{}, {0.85f, 0.45f, 0.20f}, true});
-    s.bodies = {disk};
+    // Built in place (moving a BodyPart temporary trips GCC 12's -Wmaybe-uninitialized on the
+    // std::variant in sanitizer builds).
+    s.bodies.resize(1);
+    s.bodies[0].name = "disk";
+    BodyPart& part = s.bodies[0].parts.emplace_back();
+    part.shape.emplace<CylinderShape>(CylinderShape{R, 0.15 * R});  // axle = body z
+    part.color = {0.85f, 0.45f, 0.20f};
+    part.showAxes = true;  // so that rolling is visible
     PlaneObstacle floor;
     floor.point = Eigen::Vector3d::Zero();
     floor.normal = Eigen::Vector3d::UnitZ();

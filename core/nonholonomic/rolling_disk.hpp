@@ -20,6 +20,7 @@
 #include "core/nonholonomic/ldap_vci.hpp"
 
 #include <Eigen/Core>
+#include <Eigen/LU>
 
 #include <algorithm>
 #include <array>
@@ -98,6 +99,51 @@ struct RollingDiskModel : LdapTypes<4, 2> {
   static const char* coordinateName(int i) {
     static constexpr const char* names[4] = {"x", "y", "theta", "phi"};
     return names[i];
+  }
+
+  /// Boundary maps for the map-based readings of (I8) (spec §4.5, §4.6). Wall (P001 §6): T dQ =
+  /// span{d_x, d_theta, d_phi -+ R cos phi d_y} (front/back edge); table: {d_theta, g_y d_x -
+  /// g_x d_y, g_phi d_x - g_x d_phi} (x and y exchanged when |g_x| < |g_y|).
+  Eigen::Matrix<double, 4, 3> boundaryTangentBasis(int j, const Vec& q) const {
+    Eigen::Matrix<double, 4, 3> B = Eigen::Matrix<double, 4, 3>::Zero();
+    if constexpr (kObstacle == DiskObstacle::Wall) {
+      B(0, 0) = 1.0;
+      B(2, 1) = 1.0;
+      B(1, 2) = -side(j) * R * std::cos(q[3]);
+      B(3, 2) = 1.0;
+    } else {
+      const Vec g = gapGradient(j, q);
+      B(2, 0) = 1.0;
+      if (std::fabs(g[0]) >= std::fabs(g[1])) {
+        B(0, 1) = g[1];
+        B(1, 1) = -g[0];
+        B(0, 2) = g[3];
+        B(3, 2) = -g[0];
+      } else {
+        B(1, 1) = g[0];
+        B(0, 1) = -g[1];
+        B(1, 2) = g[3];
+        B(3, 2) = -g[1];
+      }
+    }
+    return B;
+  }
+  /// pi_S with Pi B = I: variant 0 = P001's (wall: drop v_y; table: Euclidean projection),
+  /// variant 1 = the M-orthogonal projection (B^T M B)^-1 B^T M.
+  Eigen::Matrix<double, 3, 4> boundaryProjection(int j, const Vec& q, int variant) const {
+    const Eigen::Matrix<double, 4, 3> B = boundaryTangentBasis(j, q);
+    if (variant == 1) {
+      const Mat M = massMatrix(q);
+      return (B.transpose() * M * B).partialPivLu().solve(B.transpose() * M);
+    }
+    if constexpr (kObstacle == DiskObstacle::Wall) {
+      Eigen::Matrix<double, 3, 4> P = Eigen::Matrix<double, 3, 4>::Zero();
+      P(0, 0) = 1.0;
+      P(1, 2) = 1.0;
+      P(2, 3) = 1.0;
+      return P;
+    }
+    return (B.transpose() * B).partialPivLu().solve(B.transpose());
   }
 
   /// Chord velocity of a midpoint segment of length tau from heading phi with reduced velocity
