@@ -1,5 +1,6 @@
 #include "app/desktop/file_actions.hpp"
 
+#include "app/desktop/export_animation.hpp"
 #include "app/desktop/export_csv.hpp"
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/presets_menu.hpp"
@@ -15,6 +16,7 @@ namespace ricochet::app {
 FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) {
   scenarios_ = new ScenarioFiles(window);
   csv_ = new CsvExporter(window);
+  animation_ = new AnimationExporter(window);
 
   fileMenu->addAction(scenarios_->openAction());
   fileMenu->addMenu(scenarios_->recentMenu());
@@ -36,14 +38,23 @@ FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) 
   exportImpacts_->setObjectName(QStringLiteral("exportImpactsAction"));
   exportImpacts_->setToolTip(tr("Export the impacts table of the current run as CSV"));
   connect(exportImpacts_, &QAction::triggered, this, [this] { csv_->showDialog(false, true); });
+  exportAnimation_ = new QAction(window->style()->standardIcon(QStyle::SP_MediaPlay),
+                                 tr("Export &Animation..."), this);
+  exportAnimation_->setObjectName(QStringLiteral("exportAnimationAction"));
+  exportAnimation_->setIconText(tr("Video"));
+  exportAnimation_->setToolTip(tr("Export an animation of the current scenario (MP4, GIF, Ogg/Theora "
+                                  "or PNG frames) rendered on the simulation clock"));
+  connect(exportAnimation_, &QAction::triggered, this, [this] { animation_->showDialog(); });
   fileMenu->addAction(exportTrace_);
   fileMenu->addAction(exportImpacts_);
+  fileMenu->addAction(exportAnimation_);
 
   toolBar_ = window->addToolBar(tr("File"));
   toolBar_->setObjectName(QStringLiteral("fileToolBar"));
   toolBar_->addAction(scenarios_->openAction());
   toolBar_->addAction(scenarios_->saveAction());
   toolBar_->addAction(exportTrace_);
+  toolBar_->addAction(exportAnimation_);
 }
 
 }  // namespace ricochet::app
