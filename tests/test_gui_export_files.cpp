@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QUrl>
 
+#include <sys/stat.h>
+
 using namespace exporttest;
 using namespace guitest;
 using ricochet::app::Preset;
@@ -199,6 +201,10 @@ class TestGuiExportFiles : public QObject {
     all.emplace_back(dir.filePath(QStringLiteral("missing.json")), QStringLiteral("no such file"));
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.json")));
     all.emplace_back(dir.filePath(QStringLiteral("folder.json")), QStringLiteral("is a directory"));
+    // A named pipe with no writer: opening it for reading would block forever.
+    const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    all.emplace_back(fifo, QStringLiteral("not a regular file"));
 
     for (const auto& [path, expected] : all) {
       const WindowState before = stateOf(*w);

@@ -60,6 +60,12 @@ ScenarioFiles::ScenarioFiles(MainWindow* window) : QObject(window), window_(wind
 
 bool ScenarioFiles::open(const QString& path) {
   if (path.isEmpty()) return false;
+  const QFileInfo info(path);
+  if (info.exists() && !info.isFile() && !info.isDir()) {
+    // A FIFO or a device: reading it could block the GUI thread forever.
+    refuse(tr("%1: not a regular file").arg(path));
+    return false;
+  }
   const io::ScenarioResult r = io::loadScenario(QFile::encodeName(path).toStdString());
   if (!r.ok()) {
     refuse(qs(r.error));
