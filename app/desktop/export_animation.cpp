@@ -443,10 +443,10 @@ void AnimationExportDialog::updateInfo() {
     info_->clear();
     return;
   }
-  info_->setText(tr("%1 frames, %2 s of video; frame k shows the state at t = k \u00b7 %3 s.")
+  info_->setText(tr("%1 frames, %2 s of video; frame k shows the state at t = k \u00d7 %3 s.")
                      .arg(n)
-                     .arg(number(double(n) / fps_->value()))
-                     .arg(number(speed_->value() / fps_->value())));
+                     .arg(QString::number(double(n) / fps_->value(), 'g', 6))
+                     .arg(QString::number(speed_->value() / fps_->value(), 'g', 4)));
 }
 
 void AnimationExportDialog::accept() {

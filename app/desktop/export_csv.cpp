@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -177,9 +178,11 @@ CsvExportDialog::CsvExportDialog(const Scenario& scenario, std::int64_t currentS
   layout->addWidget(error_);
   layout->addWidget(buttons);
   if (failed) {
-    error_->setText(tr("The current run failed on step %1: the export stops there too, with "
-                       "everything up to the last good state (as ricochet-cli does).")
-                        .arg(currentSteps + 1));
+    auto* note = new QLabel(tr("The current run failed on step %1: the export stops there too, "
+                               "with everything up to the last good state (as ricochet-cli does).")
+                                .arg(currentSteps + 1));
+    note->setWordWrap(true);
+    layout->insertWidget(layout->indexOf(info_) + 1, note);
   }
   connect(steps_, &QLineEdit::textChanged, this, &CsvExportDialog::updateInfo);
   connect(every_, &QSpinBox::valueChanged, this, &CsvExportDialog::updateInfo);

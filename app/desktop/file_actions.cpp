@@ -8,7 +8,6 @@
 
 #include <QAction>
 #include <QMenu>
-#include <QStyle>
 #include <QToolBar>
 
 namespace ricochet::app {
@@ -27,10 +26,9 @@ FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) 
   fileMenu->addAction(scenarios_->saveAsAction());
   fileMenu->addSeparator();
 
-  exportTrace_ = new QAction(window->style()->standardIcon(QStyle::SP_FileDialogDetailedView),
-                             tr("Export &Trace CSV..."), this);
+  exportTrace_ = new QAction(tr("Export &Trace CSV..."), this);
   exportTrace_->setObjectName(QStringLiteral("exportTraceAction"));
-  exportTrace_->setIconText(tr("CSV"));
+  exportTrace_->setIconText(tr("Export CSV"));
   exportTrace_->setToolTip(tr("Export the full-resolution trace of the current run (and its "
                               "impacts) as CSV, in ricochet-cli's format"));
   connect(exportTrace_, &QAction::triggered, this, [this] { csv_->showDialog(true, true); });
@@ -38,10 +36,9 @@ FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) 
   exportImpacts_->setObjectName(QStringLiteral("exportImpactsAction"));
   exportImpacts_->setToolTip(tr("Export the impacts table of the current run as CSV"));
   connect(exportImpacts_, &QAction::triggered, this, [this] { csv_->showDialog(false, true); });
-  exportAnimation_ = new QAction(window->style()->standardIcon(QStyle::SP_MediaPlay),
-                                 tr("Export &Animation..."), this);
+  exportAnimation_ = new QAction(tr("Export &Animation..."), this);
   exportAnimation_->setObjectName(QStringLiteral("exportAnimationAction"));
-  exportAnimation_->setIconText(tr("Video"));
+  exportAnimation_->setIconText(tr("Export Video"));
   exportAnimation_->setToolTip(tr("Export an animation of the current scenario (MP4, GIF, Ogg/Theora "
                                   "or PNG frames) rendered on the simulation clock"));
   connect(exportAnimation_, &QAction::triggered, this, [this] { animation_->showDialog(); });
@@ -51,6 +48,7 @@ FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) 
 
   toolBar_ = window->addToolBar(tr("File"));
   toolBar_->setObjectName(QStringLiteral("fileToolBar"));
+  toolBar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);  // as the Run toolbar
   toolBar_->addAction(scenarios_->openAction());
   toolBar_->addAction(scenarios_->saveAction());
   toolBar_->addAction(exportTrace_);

@@ -31,12 +31,14 @@ ScenarioFiles::ScenarioFiles(MainWindow* window) : QObject(window), window_(wind
   QStyle* st = window->style();
   openAction_ = new QAction(st->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Scenario..."), this);
   openAction_->setObjectName(QStringLiteral("openScenarioAction"));
+  openAction_->setIconText(tr("Open"));
   openAction_->setShortcut(QKeySequence::Open);
   openAction_->setToolTip(tr("Open a scenario file (.json, as saved here or by ricochet-cli) (Ctrl+O)"));
   connect(openAction_, &QAction::triggered, this, &ScenarioFiles::openDialog);
 
   saveAction_ = new QAction(st->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save Scenario"), this);
   saveAction_->setObjectName(QStringLiteral("saveScenarioAction"));
+  saveAction_->setIconText(tr("Save"));
   saveAction_->setShortcut(QKeySequence::Save);
   saveAction_->setToolTip(tr("Save the running scenario; `ricochet-cli run FILE` reproduces it "
                              "exactly (Ctrl+S)"));
