@@ -73,6 +73,11 @@ class TestModel : public QObject {
       QCOMPARE(findSystem(info.id), s);
       QVERIFY(!info.title.empty() && !info.source.empty() && !info.integrators.empty());
       QVERIFY(!info.constraints.empty());
+      // `--set NAME=VALUE` does not say which list a name belongs to: names are unique across
+      // parameters and initial conditions.
+      std::set<std::string> names;
+      for (const auto& p : info.parameters) QVERIFY2(names.insert(p.name).second, p.name.c_str());
+      for (const auto& p : info.initial) QVERIFY2(names.insert(p.name).second, p.name.c_str());
       for (const auto& p : info.parameters) {
         QVERIFY2(checkValue(p, p.defaultValue, "parameter").empty(), p.name.c_str());
         QVERIFY2(!p.help.empty(), p.name.c_str());
@@ -106,6 +111,19 @@ class TestModel : public QObject {
       std::vector<double> row(sim.columns().size());
       sim.sample(row);
       for (double v : row) QVERIFY(std::isfinite(v));
+      // Every integrator the system offers starts from its defaults too.
+      for (const IntegratorInfo& ii : info.integrators) {
+        Scenario alt = sc;
+        alt.integrator.name = ii.name;
+        CreateResult ac = createSimulation(alt);
+        QVERIFY2(ac.simulation, (info.id + "/" + ii.name + ": " + ac.error).c_str());
+        QVERIFY2(ac.simulation->advance(10, nullptr).ok(), (info.id + "/" + ii.name).c_str());
+      }
+    }
+    // All ten contract systems are registered, in the contract's order.
+    QCOMPARE(systems().size(), contract.size());
+    for (std::size_t i = 0; i < contract.size(); ++i) {
+      QCOMPARE(QString::fromStdString(systems()[i]->info().id), QString::fromStdString(contract[i]));
     }
   }
 

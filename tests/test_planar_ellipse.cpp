@@ -99,6 +99,58 @@ class TestPlanarEllipse : public QObject {
     QVERIFY(maxDev <= 1e-2);
     QVERIFY(minGap >= -1e-12);
   }
+
+  // The user-facing "ldap" option of ellipse-floor: P000's scheme in the consistent reading is
+  // FMOW's for Delta = TQ (spec §3.2, U6), so through the registry it must track "variational"
+  // step for step until chaos amplifies round-off (a few impacts); same columns, same start.
+  void ldapOptionTracksVariational() {
+    Scenario sc = defaultScenario(*findSystem("ellipse-floor"));
+    CreateResult fmow = createSimulation(sc);
+    sc.integrator.name = "ldap";
+    CreateResult ldap = createSimulation(sc);
+    QVERIFY2(fmow.simulation && ldap.simulation, (fmow.error + ldap.error).c_str());
+    QVERIFY(std::equal(fmow.simulation->columns().begin(), fmow.simulation->columns().end(),
+                       ldap.simulation->columns().begin(), ldap.simulation->columns().end()));
+    QCOMPARE(ldap.simulation->time(), 0.0);
+    Collect fi, li;
+    std::vector<double> a(fmow.simulation->columns().size()), b(a.size());
+    double maxDiff = 0.0;
+    for (int k = 0; k < 200; ++k) {  // [0, 2] s: the first two impacts
+      QVERIFY(fmow.simulation->advance(1, &fi).ok());
+      QVERIFY(ldap.simulation->advance(1, &li).ok());
+      fmow.simulation->sample(a);
+      ldap.simulation->sample(b);
+      for (std::size_t i = 0; i < 6; ++i) maxDiff = std::max(maxDiff, std::fabs(a[i] - b[i]));
+    }
+    qInfo("ldap vs variational over [0, 2] s: max |dq|, |dp| = %.2e", maxDiff);
+    QCOMPARE(fi.impacts.size(), std::size_t(2));
+    QCOMPARE(li.impacts.size(), std::size_t(2));
+    QVERIFY(maxDiff <= 1e-10);
+    QVERIFY(std::fabs(fi.impacts[1].t - li.impacts[1].t) <= 1e-10);
+  }
+
+  // C4 through the registry: "ldap-paper" (P000's literal (I8)) gives 1 impact in [0, 2] s, the
+  // second at 2.042 (1e-2), and 15-20 impacts in [0, 25] s (P000 reports 17, proto 18).
+  void c4_ldapPaperOptionReproducesP000Figures() {
+    Scenario sc = defaultScenario(*findSystem("ellipse-floor"));
+    sc.integrator.name = "ldap-paper";
+    CreateResult cr = createSimulation(sc);
+    QVERIFY2(cr.simulation, cr.error.c_str());
+    Collect sink;
+    while (cr.simulation->time() < 25.0 - 1e-9) {
+      const AdvanceResult r = cr.simulation->advance(1, &sink);
+      QVERIFY2(r.ok(), r.message.c_str());
+      QVERIFY(cr.simulation->minGap() >= -1e-12);
+    }
+    const auto inFirstTwo = std::count_if(sink.impacts.begin(), sink.impacts.end(),
+                                          [](const ImpactRecord& r) { return r.t <= 2.0; });
+    qInfo("C4 via ellipse-floor/ldap-paper: %zu impacts in 25 s, second at %.4f",
+          sink.impacts.size(), sink.impacts.size() > 1 ? sink.impacts[1].t : -1.0);
+    QCOMPARE(inFirstTwo, 1);
+    QVERIFY(sink.impacts.size() >= 2);
+    QVERIFY(std::fabs(sink.impacts[1].t - 2.042) <= 1e-2);
+    QVERIFY(sink.impacts.size() >= 15 && sink.impacts.size() <= 20);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestPlanarEllipse)
