@@ -17,6 +17,9 @@ inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitIntegratorFailed = 3;
 /// Interrupted by SIGINT (the shell convention 128 + 2); no output file is left behind.
 inline constexpr int kExitInterrupted = 130;
+/// `video` only: the encoder or the disk failed during the export (ffmpeg died, disk full); no
+/// output file is left behind. Bad options, a missing ffmpeg or display are bad input (2).
+inline constexpr int kExitExportFailed = 4;
 
 struct OptionSpec {
   const char* name;  ///< with the dashes, e.g. "--csv"

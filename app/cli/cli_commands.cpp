@@ -16,15 +16,14 @@
 
 namespace ricochet::cli {
 
-namespace {
-
-/// The one-line bad-input message of the contract; returns the exit code for bad input.
 int badInput(const std::string& message) {
   std::fprintf(stderr, "ricochet-cli: %s\n", message.c_str());
   return kExitBadInput;
 }
 
 void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+namespace {
 
 /// Display width of UTF-8 text (code points; every unit we use is one column wide).
 std::size_t displayWidth(std::string_view s) {
@@ -148,6 +147,47 @@ extern "C" void onInterrupt(int) { gInterrupted = 1; }
 
 }  // namespace
 
+std::string scenarioFromArgs(const ParsedArgs& a, Scenario& scenario) {
+  // 1. The starting scenario: a system's defaults or a scenario file.
+  const std::string& target = a.positionals.front();
+  if (const SystemDescription* system = findSystem(target)) {
+    scenario = defaultScenario(*system);
+  } else {
+    std::error_code ec;
+    const bool looksLikeFile = target.size() > 5 && target.substr(target.size() - 5) == ".json";
+    if (!looksLikeFile && !std::filesystem::exists(target, ec)) {
+      return "unknown system '" + target + "' (try `ricochet-cli list`)";
+    }
+    io::ScenarioResult loaded = io::loadScenario(target);
+    if (!loaded.ok()) return loaded.error;
+    scenario = std::move(*loaded.scenario);
+  }
+
+  // 2. Overrides, each checked where its value is known.
+  const auto number = [&](const char* option, double& into) -> std::string {
+    const auto text = a.value(option);
+    if (!text) return {};
+    const auto x = parseNumber(*text);
+    if (!x) return std::string(option) + " '" + *text + "' is not a number (or out of the range of a double)";
+    into = *x;
+    return {};
+  };
+  if (auto v = a.value("--integrator")) scenario.integrator.name = *v;
+  for (const std::string& set : a.values("--set")) {
+    const auto eq = set.find('=');
+    if (eq == std::string::npos || eq == 0) return "--set '" + set + "': expected NAME=VALUE";
+    const std::string name = set.substr(0, eq);
+    const std::string text = set.substr(eq + 1);
+    const auto x = parseNumber(text);
+    if (!x) return "--set " + set + ": '" + text + "' is not a number (or out of the range of a double)";
+    if (std::string e = io::setScenarioValue(scenario, name, *x); !e.empty()) return e;
+  }
+  if (std::string e = number("--h", scenario.integrator.h); !e.empty()) return e;
+  if (std::string e = number("--tolerance", scenario.integrator.tolerance); !e.empty()) return e;
+  if (std::string e = number("--t-end", scenario.tEnd); !e.empty()) return e;
+  return {};
+}
+
 int listCommand(const std::vector<std::string>& args) {
   const ParsedArgs a = parseArgs(args, {{"--help", false, false}}, "list");
   if (!a.error.empty()) return badInput(a.error);
@@ -206,46 +246,9 @@ int runCommand(const std::vector<std::string>& args) {
                                                 a.positionals[1] + "' as well");
   }
 
-  // 1. The starting scenario: a system's defaults or a scenario file.
-  const std::string& target = a.positionals.front();
+  // 1-2. The starting scenario (a system's defaults or a scenario file) and the overrides.
   Scenario scenario;
-  if (const SystemDescription* system = findSystem(target)) {
-    scenario = defaultScenario(*system);
-  } else {
-    std::error_code ec;
-    const bool looksLikeFile = target.size() > 5 && target.substr(target.size() - 5) == ".json";
-    if (!looksLikeFile && !std::filesystem::exists(target, ec)) {
-      return badInput("unknown system '" + target + "' (try `ricochet-cli list`)");
-    }
-    io::ScenarioResult loaded = io::loadScenario(target);
-    if (!loaded.ok()) return badInput(loaded.error);
-    scenario = std::move(*loaded.scenario);
-  }
-
-  // 2. Overrides, each checked where its value is known.
-  const auto number = [&](const char* option, double& into) -> std::string {
-    const auto text = a.value(option);
-    if (!text) return {};
-    const auto x = parseNumber(*text);
-    if (!x) return std::string(option) + " '" + *text + "' is not a number (or out of the range of a double)";
-    into = *x;
-    return {};
-  };
-  if (auto v = a.value("--integrator")) scenario.integrator.name = *v;
-  for (const std::string& set : a.values("--set")) {
-    const auto eq = set.find('=');
-    if (eq == std::string::npos || eq == 0) return badInput("--set '" + set + "': expected NAME=VALUE");
-    const std::string name = set.substr(0, eq);
-    const std::string text = set.substr(eq + 1);
-    const auto x = parseNumber(text);
-    if (!x) {
-      return badInput("--set " + set + ": '" + text + "' is not a number (or out of the range of a double)");
-    }
-    if (std::string e = io::setScenarioValue(scenario, name, *x); !e.empty()) return badInput(e);
-  }
-  if (std::string e = number("--h", scenario.integrator.h); !e.empty()) return badInput(e);
-  if (std::string e = number("--tolerance", scenario.integrator.tolerance); !e.empty()) return badInput(e);
-  if (std::string e = number("--t-end", scenario.tEnd); !e.empty()) return badInput(e);
+  if (std::string e = scenarioFromArgs(a, scenario); !e.empty()) return badInput(e);
   if (a.has("--t-end") && a.has("--steps")) return badInput("give either --t-end or --steps, not both");
 
   io::RunOptions options;
@@ -323,6 +326,40 @@ int runCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "ricochet-cli: %s\n", summary.message.c_str());
     return kExitIntegratorFailed;
   }
+  return kExitOk;
+}
+
+int scenarioCommand(const std::vector<std::string>& args) {
+  const ParsedArgs a = parseArgs(args,
+                                 {{"--set", true, true},
+                                  {"--h", true, false},
+                                  {"--t-end", true, false},
+                                  {"--integrator", true, false},
+                                  {"--tolerance", true, false},
+                                  {"--out", true, false},
+                                  {"--help", false, false}},
+                                 "scenario");
+  if (!a.error.empty()) return badInput(a.error);
+  if (a.has("--help")) {
+    print("ricochet-cli scenario SYSTEM|SCENARIO.json [--set NAME=VALUE]... [--h H] [--t-end T]\n"
+          "    [--integrator NAME] [--tolerance TOL] [--out FILE.json]\n");
+    return kExitOk;
+  }
+  if (a.positionals.size() != 1) {
+    return badInput(a.positionals.empty() ? "'scenario' needs a SYSTEM id or a SCENARIO.json file"
+                                          : "'scenario' takes one SYSTEM or SCENARIO.json, got '" +
+                                                a.positionals[1] + "' as well");
+  }
+  Scenario scenario;
+  if (std::string e = scenarioFromArgs(a, scenario); !e.empty()) return badInput(e);
+  // Only scenarios that run are written: generic checks, then the system's own (admissible set).
+  if (std::string e = validateScenario(scenario); !e.empty()) return badInput(e);
+  if (CreateResult created = createSimulation(scenario); !created.simulation) return badInput(created.error);
+  if (const auto out = a.value("--out")) {
+    if (std::string e = io::saveScenario(*out, scenario); !e.empty()) return badInput(e);
+    return kExitOk;
+  }
+  print(io::scenarioToText(scenario));
   return kExitOk;
 }
 

@@ -1,16 +1,35 @@
 #pragma once
 // The ricochet-cli commands. Each takes the words after the command name and returns the process
 // exit code (cli_args.hpp); messages for bad input are one line on stderr, results go to stdout.
-// A new command (e.g. `video`, which needs the render layer) is one more function here or in its
-// own file, plus one entry in main.cpp's command table.
+// A new command is one more function here or in its own file (`video`: video_command.cpp, built
+// only with the render layer), plus one entry in main.cpp's command table.
+
+#include "app/cli/cli_args.hpp"
+#include "core/model/system.hpp"
 
 #include <string>
 #include <vector>
 
 namespace ricochet::cli {
 
+/// The one-line bad-input message of the contract on stderr ("ricochet-cli: ..."); returns the
+/// exit code for bad input.
+int badInput(const std::string& message);
+/// Writes `text` to stdout as is.
+void print(const std::string& text);
+
+/// The scenario named by `a.positionals.front()` (a system id: the paper's defaults; or a
+/// SCENARIO.json file), with --set NAME=VALUE, --h, --integrator, --tolerance and --t-end
+/// applied. Empty on success, otherwise the one-line bad-input message. Does not validate the
+/// result as a whole (validateScenario / createSimulation do).
+std::string scenarioFromArgs(const ParsedArgs& a, Scenario& scenario);
+
 int listCommand(const std::vector<std::string>& args);
 int describeCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
+/// `scenario`: writes the canonical scenario file (or prints it) for a system or file plus options.
+int scenarioCommand(const std::vector<std::string>& args);
+/// `video` (video_command.cpp): renders and encodes an animation; needs the render layer.
+int videoCommand(const std::vector<std::string>& args);
 
 }  // namespace ricochet::cli

@@ -1,7 +1,8 @@
 // ricochet-cli: the headless runner (../shared/contracts.md, "ricochet-cli").
 //
 // main() only dispatches: each command is a row of kCommands (name, usage, function). Adding a
-// command (the later `video`, which needs the render layer) means one more row and one function.
+// command means one more row and one function. `video` needs the render layer: without it
+// (RICOCHET_BUILD_GUI=OFF) video_unavailable.cpp answers instead.
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/cli_commands.hpp"
@@ -43,6 +44,21 @@ const Command kCommands[] = {
      "      --impacts-csv FILE   one row per impact\n"
      "      --summary-json FILE  the run summary as JSON\n",
      &runCommand},
+    {"video",
+     "  ricochet-cli video SYSTEM|SCENARIO.json --out FILE.(mp4|gif|ogv)|PATTERN.png [options]\n"
+     "      --fps F              frames per second, [1, 240] (default 30)\n"
+     "      --t-end T            simulated seconds to show (default: the scenario's t_end)\n"
+     "      --speed S            simulated seconds per video second (default 1)\n"
+     "      --width W --height H frame size in pixels (default 1280x720)\n"
+     "      --set, --h, --integrator, --tolerance as for run; --antialias none|fxaa|msaa,\n"
+     "      --no-overlay, --no-follow, --quiet (see `ricochet-cli video --help`)\n"
+     "      needs an X display (xvfb-run -a); .mp4 and .gif need ffmpeg, .ogv and .png do not\n",
+     &videoCommand},
+    {"scenario",
+     "  ricochet-cli scenario SYSTEM|SCENARIO.json [--set NAME=VALUE]... [--h H] [--t-end T]\n"
+     "      [--integrator NAME] [--tolerance TOL] [--out FILE.json]\n"
+     "      the checked scenario in the canonical file format (stdout without --out)\n",
+     &scenarioCommand},
     {"help", "  ricochet-cli help | --help\n      this text\n", &helpCommand},
 };
 
@@ -53,8 +69,9 @@ void printUsage(std::FILE* to) {
   for (const Command& c : kCommands) text += c.usage;
   text +=
       "\nExit codes: 0 success; 2 bad input (one line on stderr naming the value); 3 the integrator\n"
-      "failed (step and time on stderr; the CSV files hold everything up to the failure);\n"
-      "130 interrupted (no output file written).\n";
+      "failed (step and time on stderr; the CSV files hold everything up to the failure; a video\n"
+      "keeps the frames before it); 4 a video's encoder or disk failed (no file written);\n"
+      "130 interrupted by SIGINT, 143 (video) by SIGTERM (no output file written).\n";
   std::fputs(text.c_str(), to);
 }
 
