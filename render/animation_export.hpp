@@ -58,10 +58,11 @@ inline constexpr int kMaxVideoSize = 8192;                  ///< pixels, per sid
 inline constexpr double kMinVideoFps = 1.0;
 inline constexpr double kMaxVideoFps = 240.0;
 
-/// Edge smoothing of the exported frames. Under Mesa's software renderer (Xvfb, llvmpipe) at
-/// 1280x720 a frame of the planar scenes costs ~30 ms without, ~70 ms with FXAA and ~110 ms with
-/// 8x multisampling (bench/README.md, ricochet-video-bench): exports default to None.
-enum class Antialiasing { None, Fxaa, Msaa };
+/// Edge smoothing of the exported frames. Under Mesa's software renderer (Xvfb, llvmpipe) a
+/// 1280x720 frame of ellipse-floor costs ~15 ms plain, ~65 ms with FXAA and ~120 ms with 8x
+/// multisampling, and a whole 10 s MP4 export takes ~2.5x (FXAA) or ~3x (MSAA) as long
+/// (bench/README.md, ricochet-video-bench): exports default to Off.
+enum class Antialiasing { Off, Fxaa, Msaa };  // not "None": X11 defines it as a macro
 
 struct VideoOptions {
   std::filesystem::path output;  ///< FILE.mp4 | FILE.gif | FILE.ogv | PATTERN.png
@@ -73,7 +74,7 @@ struct VideoOptions {
   double duration = 10.0;  ///< simulated seconds T to export (> 0)
   bool overlay = true;     ///< system title, integrator, t and the impact count in a corner
   bool follow = true;      ///< the camera follows the tracked body (as the GUI's default)
-  Antialiasing antialiasing = Antialiasing::None;
+  Antialiasing antialiasing = Antialiasing::Off;
   std::string ffmpeg = "ffmpeg";  ///< program for MP4/GIF: a name looked up on PATH, or a path
   /// Called after every frame handed to the encoder and every few thousand steps between frames
   /// (from the calling thread); return false to cancel (then no file is left behind).

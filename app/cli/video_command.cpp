@@ -66,8 +66,8 @@ constexpr const char* kUsage =
     "    --width W         pixels (default 1280; even for .mp4/.ogv)\n"
     "    --height H        pixels (default 720; even for .mp4/.ogv)\n"
     "    --set NAME=VALUE, --h H, --integrator NAME, --tolerance TOL   as for `run`\n"
-    "    --antialias A     none (default) | fxaa | msaa (8x); in software rendering (Xvfb) fxaa\n"
-    "                      costs about 2x and msaa 3.5x the time of a frame\n"
+    "    --antialias A     none (default) | fxaa | msaa (8x); in software rendering (Xvfb) an\n"
+    "                      export takes about 2.5x (fxaa) or 3x (msaa) as long\n"
     "    --no-overlay      no title / time / impact count in the corner\n"
     "    --no-follow       fixed camera instead of following the body\n"
     "    --quiet           no progress lines\n"
@@ -127,7 +127,7 @@ int videoCommand(const std::vector<std::string>& args) {
   }
   if (const auto aa = a.value("--antialias")) {
     if (*aa == "none") {
-      o.antialiasing = render::Antialiasing::None;
+      o.antialiasing = render::Antialiasing::Off;
     } else if (*aa == "fxaa") {
       o.antialiasing = render::Antialiasing::Fxaa;
     } else if (*aa == "msaa") {
