@@ -7,15 +7,20 @@
 
 #include "test_gui_export_support.hpp"
 
+#include "app/desktop/export_animation.hpp"
 #include "app/desktop/export_csv.hpp"
 #include "core/io/scenario_io.hpp"
 #include "core/io/trace.hpp"
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QStandardItemModel>
 #include <QDir>
 #include <QLineEdit>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -23,6 +28,10 @@
 
 using namespace exporttest;
 using namespace guitest;
+using ricochet::app::AnimationExporter;
+using ricochet::app::AnimationExportTask;
+using ricochet::app::AnimationFormat;
+using ricochet::app::AnimationRequest;
 using ricochet::app::CsvExporter;
 using ricochet::app::CsvExportRequest;
 using ricochet::io::RunOutcome;
@@ -30,6 +39,36 @@ using ricochet::io::RunOutcome;
 namespace {
 
 CsvExporter* csv(MainWindow& w) { return w.fileActions()->csv(); }
+AnimationExporter* animation(MainWindow& w) { return w.fileActions()->animation(); }
+
+// ffprobe's view of a video: stream and format entries as key -> value.
+QMap<QString, QString> probe(const QString& file) {
+  QProcess p;
+  p.start(QStringLiteral("/usr/bin/ffprobe"),
+          {QStringLiteral("-v"), QStringLiteral("error"), QStringLiteral("-count_frames"),
+           QStringLiteral("-show_entries"), QStringLiteral("stream=codec_name,nb_read_frames,width,height,r_frame_rate"),
+           QStringLiteral("-show_entries"), QStringLiteral("format=duration"), file});
+  QMap<QString, QString> r;
+  if (!p.waitForFinished(30000) || p.exitCode() != 0) return r;
+  for (const QByteArray& line : p.readAllStandardOutput().split('\n')) {
+    const qsizetype eq = line.indexOf('=');
+    if (eq > 0) r.insert(QString::fromUtf8(line.left(eq)), QString::fromUtf8(line.mid(eq + 1)));
+  }
+  return r;
+}
+
+// Fills the animation dialog for a small, short export.
+void fillAnimationDialog(ricochet::app::AnimationExportDialog& d, AnimationFormat format, const QString& path,
+                         int width, int height, int fps, double duration) {
+  d.setFormat(format);
+  d.pathEdit()->setText(path);
+  d.sizeCombo()->setCurrentIndex(d.sizeCombo()->count() - 1);  // Custom
+  d.widthSpin()->setValue(width);
+  d.heightSpin()->setValue(height);
+  d.fpsSpin()->setValue(fps);
+  d.durationSpin()->setValue(duration);
+  d.speedSpin()->setValue(1.0);
+}
 
 // Pauses the live run and waits until the pause is on screen.
 bool pause(MainWindow& w) {
@@ -263,6 +302,165 @@ class TestGuiExport : public QObject {
     QCOMPARE(readAll(dir.filePath(QStringLiteral("gui-impacts.csv"))),
              readAll(dir.filePath(QStringLiteral("cli-impacts.csv"))));
     QCOMPARE(parseCsv(readAll(dir.filePath(QStringLiteral("gui.csv")))).rows.size(), std::size_t(1));
+  }
+
+  // Animation export (issue 6 item 2): a 1 s GIF at 10 frames/s and 160 x 120 through the dialog,
+  // checked with ffprobe (frames, size, rate, duration: frames rendered on the simulation clock);
+  // the live view keeps running meanwhile.
+  void animationGifIsWhatWasAskedFor() {
+    if (!ricochet::app::ffmpegAvailable()) QSKIP("ffmpeg is not installed");
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor")));
+    QVERIFY(waitForTimeBeyond(*w, 0.02));
+    w->fileActions()->exportAnimationAction()->trigger();
+    auto* dialog = animation(*w)->dialog();
+    QVERIFY(dialog && dialog->isVisible());
+    QCOMPARE(dialog->format(), AnimationFormat::Mp4);  // ffmpeg is there: MP4 by default
+    QCOMPARE(dialog->widthSpin()->value(), 1280);      // 1280 x 720 by default
+    QCOMPARE(dialog->heightSpin()->value(), 720);
+    const QString gif = dir.filePath(QStringLiteral("bounce.gif"));
+    fillAnimationDialog(*dialog, AnimationFormat::Gif, gif, 160, 120, 10, 1.0);
+    QSignalSpy done(animation(*w), &AnimationExporter::finished);
+    const double t0 = w->lastSnapshot()->t;
+    dialog->accept();
+    QVERIFY(animation(*w)->task()->isRunning());
+    QVERIFY(waitFor([&] { return done.count() == 1; }, 60000));
+    QCOMPARE(animation(*w)->task()->outcome(), AnimationExportTask::Outcome::Completed);
+    QCOMPARE(animation(*w)->task()->framesTotal(), std::int64_t(10));
+    QVERIFY(waitForTimeBeyond(*w, t0 + 0.05));  // the live run was not disturbed
+    const auto p = probe(gif);
+    QCOMPARE(p.value(QStringLiteral("codec_name")), QStringLiteral("gif"));
+    QCOMPARE(p.value(QStringLiteral("nb_read_frames")), QStringLiteral("10"));
+    QCOMPARE(p.value(QStringLiteral("width")), QStringLiteral("160"));
+    QCOMPARE(p.value(QStringLiteral("height")), QStringLiteral("120"));
+    QCOMPARE(p.value(QStringLiteral("r_frame_rate")), QStringLiteral("10/1"));
+    QCOMPARE(p.value(QStringLiteral("duration")).toDouble(), 1.0);
+    QCOMPARE(fileNames(dir.path()), QStringList{QStringLiteral("bounce.gif")});
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("bounce.gif")));
+  }
+
+  // MP4 (H.264) and a PNG frame sequence, started directly (the same path the dialog takes).
+  void animationMp4AndPngSequence() {
+    if (!ricochet::app::ffmpegAvailable()) QSKIP("ffmpeg is not installed");
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(QStringLiteral("ellipse-floor"), false));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    AnimationRequest r;
+    r.scenario = w->currentRun()->scenario;
+    r.output = dir.filePath(QStringLiteral("ellipse.mp4"));
+    r.width = 320;
+    r.height = 240;
+    r.fps = 20;
+    r.duration = 1.0;
+    r.speed = 2.0;  // 2 simulated seconds per video second: 10 frames, 0.5 s of video
+    QSignalSpy done(animation(*w), &AnimationExporter::finished);
+    QCOMPARE(animation(*w)->start(r), QString());
+    QVERIFY(waitFor([&] { return done.count() == 1; }, 60000));
+    QCOMPARE(animation(*w)->task()->outcome(), AnimationExportTask::Outcome::Completed);
+    auto p = probe(r.output);
+    QCOMPARE(p.value(QStringLiteral("codec_name")), QStringLiteral("h264"));
+    QCOMPARE(p.value(QStringLiteral("nb_read_frames")), QStringLiteral("10"));
+    QCOMPARE(p.value(QStringLiteral("width")), QStringLiteral("320"));
+    QCOMPARE(p.value(QStringLiteral("r_frame_rate")), QStringLiteral("20/1"));
+    QVERIFY(std::fabs(p.value(QStringLiteral("duration")).toDouble() - 0.5) < 0.01);
+
+    r.output = dir.filePath(QStringLiteral("frames/f_%03d.png"));
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("frames")));
+    r.duration = 0.5;  // 5 frames
+    QCOMPARE(animation(*w)->start(r), QString());
+    QVERIFY(waitFor([&] { return done.count() == 2; }, 60000));
+    QCOMPARE(animation(*w)->task()->outcome(), AnimationExportTask::Outcome::Completed);
+    QCOMPARE(fileNames(dir.filePath(QStringLiteral("frames"))),
+             (QStringList{"f_000.png", "f_001.png", "f_002.png", "f_003.png", "f_004.png"}));
+    const QImage frame(dir.filePath(QStringLiteral("frames/f_004.png")));
+    QCOMPARE(frame.size(), QSize(320, 240));
+    QVERIFY(greyVariance(frame) > 10.0);  // a picture, not a blank frame
+  }
+
+  // Cancel terminates the command: no file (not even a temporary one) is left.
+  void animationCancelLeavesNoFile() {
+    if (!ricochet::app::ffmpegAvailable()) QSKIP("ffmpeg is not installed");
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor")));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    AnimationRequest r;
+    r.scenario = w->currentRun()->scenario;
+    r.output = dir.filePath(QStringLiteral("long.mp4"));
+    r.width = 320;
+    r.height = 240;
+    r.duration = 600;  // 18000 frames: minutes of work
+    QSignalSpy done(animation(*w), &AnimationExporter::finished);
+    QCOMPARE(animation(*w)->start(r), QString());
+    QVERIFY(waitFor([&] { return animation(*w)->task()->framesDone() >= 3; }, 30000));
+    QCOMPARE(animation(*w)->task()->framesTotal(), std::int64_t(18000));
+    QVERIFY(animation(*w)->progressDialog()->isVisible());
+    QCOMPARE(animation(*w)->progressDialog()->maximum(), 18000);
+    QVERIFY(!fileNames(dir.path()).isEmpty());  // its temporary file is being written
+    QPushButton* cancel = animation(*w)->progressDialog()->findChild<QPushButton*>();
+    QVERIFY(cancel);
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QVERIFY(waitFor([&] { return done.count() == 1; }, 15000));
+    QCOMPARE(animation(*w)->task()->outcome(), AnimationExportTask::Outcome::Cancelled);
+    QCOMPARE(fileNames(dir.path()), QStringList());
+    QVERIFY(!animation(*w)->progressDialog()->isVisible());
+  }
+
+  // Without ffmpeg on PATH the dialog offers Ogg/Theora (MP4 and GIF disabled, a note says why),
+  // and the .ogv export works.
+  void withoutFfmpegTheDialogOffersOgv() {
+    QTemporaryDir dir, emptyPath;
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", QFile::encodeName(emptyPath.path()));
+    auto restore = qScopeGuard([&] { qputenv("PATH", path); });
+    QVERIFY(!ricochet::app::ffmpegAvailable());
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor"), false));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    w->fileActions()->exportAnimationAction()->trigger();
+    auto* dialog = animation(*w)->dialog();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->format(), AnimationFormat::Ogv);
+    QVERIFY(dialog->pathEdit()->text().endsWith(QStringLiteral(".ogv")));
+    QVERIFY(dialog->noteLabel()->text().contains(QStringLiteral("ffmpeg")));
+    auto* model = qobject_cast<QStandardItemModel*>(dialog->formatCombo()->model());
+    QVERIFY(model && !model->item(0)->isEnabled() && !model->item(1)->isEnabled());
+    QVERIFY(model->item(2)->isEnabled() && model->item(3)->isEnabled());
+    const QString ogv = dir.filePath(QStringLiteral("bounce.ogv"));
+    fillAnimationDialog(*dialog, AnimationFormat::Ogv, ogv, 160, 120, 10, 1.0);
+    QSignalSpy done(animation(*w), &AnimationExporter::finished);
+    dialog->accept();
+    QVERIFY(waitFor([&] { return done.count() == 1; }, 60000));
+    QVERIFY2(animation(*w)->task()->outcome() == AnimationExportTask::Outcome::Completed,
+             qPrintable(animation(*w)->task()->errorText()));
+    const auto p = probe(ogv);
+    QCOMPARE(p.value(QStringLiteral("codec_name")), QStringLiteral("theora"));
+    QCOMPARE(p.value(QStringLiteral("nb_read_frames")), QStringLiteral("10"));
+    QCOMPARE(p.value(QStringLiteral("width")), QStringLiteral("160"));
+  }
+
+  // A request the command refuses: its message is shown verbatim, nothing is written.
+  void animationErrorsAreShownVerbatim() {
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor"), false));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    AnimationRequest r;
+    r.scenario = w->currentRun()->scenario;
+    r.output = dir.filePath(QStringLiteral("odd.ogv"));
+    r.width = 161;  // Ogg/Theora needs even sizes: the dialog refuses it, the command too
+    r.height = 120;
+    r.duration = 1;
+    QSignalSpy done(animation(*w), &AnimationExporter::finished);
+    QCOMPARE(animation(*w)->start(r), QString());
+    QVERIFY(waitFor([&] { return done.count() == 1; }, 30000));
+    QCOMPARE(animation(*w)->task()->outcome(), AnimationExportTask::Outcome::Failed);
+    QCOMPARE(animation(*w)->task()->exitCode(), 2);
+    const QString error = animation(*w)->task()->errorText();
+    QVERIFY2(error.startsWith(QStringLiteral("ricochet-cli: ")) && error.contains(QStringLiteral("161")),
+             qPrintable(error));
+    int boxes = 0;
+    QVERIFY(waitForBoxText(*w, &boxes).contains(error));
+    QCOMPARE(boxes, 1);
+    closeBoxes(*w);
+    QVERIFY(fileNames(dir.path()).isEmpty());
   }
 
   // An unwritable target: one message, no file.

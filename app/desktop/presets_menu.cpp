@@ -5,11 +5,7 @@
 #include <QMap>
 
 // Resources of a static library must be registered explicitly (outside any namespace).
-static void initPresetResources() {
-#ifdef RICOCHET_HAVE_PRESETS
-  Q_INIT_RESOURCE(presets);
-#endif
-}
+static void initPresetResources() { Q_INIT_RESOURCE(presets); }
 
 namespace ricochet::app {
 
