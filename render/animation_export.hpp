@@ -76,8 +76,9 @@ struct VideoOptions {
   bool follow = true;      ///< the camera follows the tracked body (as the GUI's default)
   Antialiasing antialiasing = Antialiasing::Off;
   std::string ffmpeg = "ffmpeg";  ///< program for MP4/GIF: a name looked up on PATH, or a path
-  /// Called after every frame handed to the encoder and every few thousand steps between frames
-  /// (from the calling thread); return false to cancel (then no file is left behind).
+  /// Called after every frame handed to the encoder and between the pieces of stepping towards
+  /// the next one (at most 4096 steps apart), from the calling thread; return false to cancel
+  /// (then no file is left behind).
   std::function<bool(std::int64_t framesDone, std::int64_t framesTotal, double simTime)> progress;
 };
 

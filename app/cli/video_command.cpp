@@ -154,6 +154,9 @@ int videoCommand(const std::vector<std::string>& args) {
   gCancelSignal = 0;
   std::signal(SIGINT, onCancelSignal);
   std::signal(SIGTERM, onCancelSignal);
+  // A reader that goes away (`| head`, a GUI that closed the pipe) must not kill the export
+  // half-way with its temporary file: progress lines then just go nowhere.
+  std::signal(SIGPIPE, SIG_IGN);
   const bool quiet = a.has("--quiet");
   auto lastPrint = std::chrono::steady_clock::time_point{};
   std::int64_t lastDone = -1;
