@@ -1,23 +1,27 @@
-// VtkWidget: VTK rendering inside a Qt 6 QOpenGLWidget without VTK's (Qt 5) GUISupportQt.
-// The sequence follows ../shared/notes/qt6-vtk-on-debian.md ("Hosting VTK in a Qt 6 widget"),
-// which mirrors what VTK's own QVTKOpenGLNativeWidget / QVTKRenderWindowAdapter do.
+// VtkWidget: VTK rendering in a native child window of a Qt 6 widget, without VTK's (Qt 5)
+// GUISupportQt. The VTK side follows ../shared/notes/qt6-vtk-on-debian.md ("Hosting VTK in a
+// Qt 6 widget", which mirrors VTK's own QVTKOpenGLNativeWidget / QVTKRenderWindowAdapter); the
+// Qt side is a QWindow with its own QOpenGLContext instead of a QOpenGLWidget (see the header).
 
 #include "render/vtk_widget.hpp"
 
 #include <QApplication>
 #include <QEvent>
+#include <QExposeEvent>
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMetaMethod>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
 #include <QOpenGLFunctions>
-#include <QOffscreenSurface>
-#include <QSurface>
+#include <QPainter>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <QWheelEvent>
+#include <QWindow>
 
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -25,6 +29,7 @@
 #include <vtkInteractorStyleTrackballCamera.h>
 #include <vtkNew.h>
 #include <vtkObjectFactory.h>
+#include <vtkOpenGLFramebufferObject.h>
 #include <vtkOpenGLState.h>
 
 #include <functional>
@@ -50,9 +55,9 @@ void observe(vtkObject* subject, unsigned long event, std::function<void(void*)>
 }
 
 // The render window VTK code talks to. Anything in VTK that wants a frame calls Render() (the
-// interactor after a camera move, a chart after a data change, the app after new poses). Only
-// paintGL has the widget's framebuffer to draw into, so outside paintGL a Render() becomes a
-// coalesced QWidget::update() and the actual VTK render happens in the next paintGL.
+// interactor after a camera move, a chart after a data change, the app after new poses). Outside
+// VtkWidget::renderNow a Render() becomes a coalesced QWindow::requestUpdate(), and the actual
+// VTK render happens once per display update (frame pacing: never more renders than frames).
 class HostedRenderWindow : public vtkGenericOpenGLRenderWindow {
  public:
   static HostedRenderWindow* New();
@@ -187,6 +192,13 @@ QString noContextMessage() {
       .arg(QGuiApplication::platformName());
 }
 
+QString noWindowsMessage() {
+  return QStringLiteral(
+             "this platform shows no OpenGL windows (QT_QPA_PLATFORM=%1). "
+             "Run on an X11 display (QT_QPA_PLATFORM=xcb) or under xvfb-run.")
+      .arg(QGuiApplication::platformName());
+}
+
 // Empty when `ctx` (created) is an OpenGL the VTK 9.1 OpenGL2 backend can use: desktop >= 3.2.
 QString versionProblem(const QOpenGLContext& ctx) {
   const QSurfaceFormat got = ctx.format();
@@ -199,33 +211,97 @@ QString versionProblem(const QOpenGLContext& ctx) {
 
 }  // namespace
 
+// The native window VTK draws into. It only forwards: exposure, update requests and input go
+// to its VtkWidget, which owns the context and the VTK objects.
+class RenderSurface : public QWindow {
+ public:
+  explicit RenderSurface(VtkWidget* owner) : owner_(owner) {
+    setSurfaceType(QWindow::OpenGLSurface);
+    setFormat(VtkWidget::defaultFormat());
+  }
+
+ protected:
+  void exposeEvent(QExposeEvent*) override {
+    // Qt asks for a synchronous paint when a window becomes (or stays) visible.
+    if (isExposed()) owner_->renderNow(nullptr);
+  }
+  bool event(QEvent* e) override {
+    switch (e->type()) {
+      case QEvent::UpdateRequest:
+        if (isExposed()) owner_->renderNow(nullptr);
+        return true;
+      case QEvent::MouseButtonPress:
+      case QEvent::MouseButtonDblClick:
+      case QEvent::MouseButtonRelease:
+      case QEvent::MouseMove:
+      case QEvent::Wheel:
+      case QEvent::KeyPress:
+      case QEvent::KeyRelease:
+      case QEvent::Enter:
+      case QEvent::Leave:
+        owner_->handleSurfaceEvent(e);
+        break;
+      case QEvent::Resize:
+        requestUpdate();  // the new size is applied at the next render
+        break;
+      default:
+        break;
+    }
+    return QWindow::event(e);
+  }
+
+ private:
+  VtkWidget* owner_;
+};
+
 struct VtkWidget::Impl {
   vtkNew<HostedRenderWindow> window;
   vtkNew<QtTimerInteractor> interactor;
   vtkNew<CameraStyle> style;
-  QOpenGLContext* glContext = nullptr;  ///< the widget's context, while initialized
-  QSurface* glSurface = nullptr;        ///< the surface it was current on in initializeGL
+  RenderSurface* surface = nullptr;     ///< owned by `container`
+  QWidget* container = nullptr;         ///< createWindowContainer(surface)
+  QOpenGLContext* context = nullptr;    ///< ours, created at the first exposure
   bool hasContext = false;
   bool announced = false;  ///< initialized() was emitted
   bool failed = false;
+  bool rendering = false;  ///< inside renderNow (re-entrant requests are dropped)
   QString error;
   QLabel* message = nullptr;  ///< shown instead of the 3-D view when OpenGL is unavailable
-  QMetaObject::Connection contextDestroyed;
   int wheelAccumulator = 0;   ///< angle-delta eighths of a degree not yet turned into steps
+  QSize pixelSize;            ///< device pixels VTK was last sized to
+  double dpr = 0.0;           ///< device pixel ratio VTK's DPI was last set for
+  qint64 swapped = 0;
 
   // Device-pixel position, as VTK expects (Qt's is logical and y-down).
-  void setMouseInfo(const QWidget* w, const QPointF& pos, Qt::KeyboardModifiers mods, int repeat) {
-    const double dpr = w->devicePixelRatioF();
+  void setMouseInfo(const QPointF& pos, Qt::KeyboardModifiers mods, int repeat) {
+    const double r = surface ? surface->devicePixelRatio() : 1.0;
     interactor->SetAltKey((mods & Qt::AltModifier) ? 1 : 0);
-    interactor->SetEventInformationFlipY(static_cast<int>(pos.x() * dpr + 0.5),
-                                         static_cast<int>(pos.y() * dpr + 0.5),
+    interactor->SetEventInformationFlipY(static_cast<int>(pos.x() * r + 0.5),
+                                         static_cast<int>(pos.y() * r + 0.5),
                                          (mods & Qt::ControlModifier) ? 1 : 0,
                                          (mods & Qt::ShiftModifier) ? 1 : 0, 0, repeat);
   }
 
   bool isCurrent() const {
     QOpenGLContext* current = QOpenGLContext::currentContext();
-    return glContext && current == glContext && current->surface() == glSurface;
+    return context && current == context && current->surface() == surface;
+  }
+
+  // Keeps VTK's window size and DPI in step with the native window (resizes, moves to a screen
+  // with another device pixel ratio); cheap when nothing changed.
+  void syncSize() {
+    const double r = surface->devicePixelRatio();
+    const QSize px(static_cast<int>(surface->width() * r + 0.5),
+                   static_cast<int>(surface->height() * r + 0.5));
+    if (px != pixelSize) {
+      pixelSize = px;
+      // UpdateSize resizes the render window too, and keeps the interactor's y flip in step.
+      interactor->UpdateSize(px.width(), px.height());
+    }
+    if (r != dpr) {
+      dpr = r;
+      window->SetDPI(static_cast<int>(72 * r + 0.5));
+    }
   }
 };
 
@@ -235,25 +311,29 @@ QSurfaceFormat VtkWidget::defaultFormat() {
   format.setVersion(3, 2);
   format.setProfile(QSurfaceFormat::CoreProfile);
   format.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
+  format.setSwapInterval(0);
   format.setRedBufferSize(8);
   format.setGreenBufferSize(8);
   format.setBlueBufferSize(8);
-  format.setAlphaBufferSize(8);
+  // No alpha in the window: VTK keeps its own RGBA framebuffer, and an opaque visual never lets a
+  // compositor show the view see-through (clearing the alpha channel instead cost ~1 ms a frame).
+  format.setAlphaBufferSize(0);
   format.setDepthBufferSize(24);
   format.setStencilBufferSize(0);
-  format.setSamples(0);  // VTK multisamples its own framebuffer; the widget's FBO needs none
+  format.setSamples(0);  // VTK multisamples its own framebuffer; the window needs none
   return format;
 }
 
-VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent), d(new Impl) {
-  setFormat(defaultFormat());
+VtkWidget::VtkWidget(QWidget* parent) : QWidget(parent), d(new Impl) {
   setFocusPolicy(Qt::StrongFocus);
-  setMouseTracking(true);  // hover events for charts
   setMinimumSize(64, 64);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
 
-  d->window->onRenderRequest = [this] { update(); };
+  d->window->onRenderRequest = [this] { requestRender(); };
   d->window->SetReadyForRendering(false);
-  d->window->SetMultiSamples(8);  // antialiased edges; VTK falls back when unsupported
+  d->window->SetMultiSamples(0);  // the owner opts into MSAA (it doubles llvmpipe's frame cost)
   d->window->SetInteractor(d->interactor);
   d->interactor->timerParent = this;
   d->interactor->SetRenderWindow(d->window);
@@ -264,32 +344,37 @@ VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent), d(new Impl) {
     emit resetViewRequested();
     return true;
   };
-  d->interactor->Initialize();  // enables event processing; its Render() becomes an update()
+  d->interactor->Initialize();  // enables event processing; its Render() becomes a request
+
+  observe(d->window, vtkCommand::WindowMakeCurrentEvent, [this](void*) {
+    if (d->context && d->surface) d->context->makeCurrent(d->surface);
+  });
+  observe(d->window, vtkCommand::WindowIsCurrentEvent,
+          [this](void* callData) { *static_cast<bool*>(callData) = d->isCurrent(); });
 
   if (QString reason; !openGLAvailable(&reason)) {
     // Known before any window exists: say so now, and tell listeners once they are connected.
     failContext(reason);
+    return;
   }
-
-  observe(d->window, vtkCommand::WindowMakeCurrentEvent, [this](void*) {
-    // QOpenGLContext::makeCurrent, not QOpenGLWidget::makeCurrent (the latter rebinds the
-    // widget FBO and broke VTK's framebuffers).
-    if (d->glContext && d->glSurface) d->glContext->makeCurrent(d->glSurface);
-  });
-  observe(d->window, vtkCommand::WindowIsCurrentEvent,
-          [this](void* callData) { *static_cast<bool*>(callData) = d->isCurrent(); });
+  d->surface = new RenderSurface(this);
+  d->container = QWidget::createWindowContainer(d->surface, this);
+  d->container->setObjectName(QStringLiteral("ricochetVtkSurface"));
+  d->container->setFocusPolicy(Qt::StrongFocus);
+  d->container->setMinimumSize(16, 16);
+  setFocusProxy(d->container);
+  layout->addWidget(d->container);
 }
 
 VtkWidget::~VtkWidget() {
-  QObject::disconnect(d->contextDestroyed);  // ~QOpenGLWidget destroys the context after `d`
-  if (d->hasContext && context()) {
-    makeCurrent();
+  if (d->context && d->surface && d->context->makeCurrent(d->surface)) {
     d->window->Finalize();  // release VTK's GL objects while their context is current
-    doneCurrent();
+    d->context->doneCurrent();
   }
   d->window->SetInteractor(nullptr);
   d->interactor->SetRenderWindow(nullptr);
-  delete d;
+  delete d->context;
+  delete d;  // the surface goes with the container, a child widget
 }
 
 vtkGenericOpenGLRenderWindow* VtkWidget::renderWindow() const { return d->window; }
@@ -300,17 +385,24 @@ bool VtkWidget::hasContext() const { return d->hasContext; }
 
 QString VtkWidget::contextError() const { return d->error; }
 
-void VtkWidget::requestRender() { update(); }
+QWindow* VtkWidget::renderSurface() const { return d->surface; }
+
+qint64 VtkWidget::framesSwapped() const { return d->swapped; }
+
+void VtkWidget::requestRender() {
+  // QWindow coalesces: one UpdateRequest however many calls, delivered after the current event.
+  if (d->surface && !d->failed) d->surface->requestUpdate();
+}
 
 void VtkWidget::failContext(const QString& message) {
   if (d->failed) return;
   d->failed = true;
   d->hasContext = false;
   d->error = message;
-  // A plain child widget: the OpenGL widget itself cannot paint anything without a context.
+  if (d->container) d->container->hide();  // a native window would cover any sibling
   delete d->message;
   d->message = static_cast<QLabel*>(createUnavailableNotice(message, this));
-  d->message->setGeometry(rect());
+  layout()->addWidget(d->message);
   d->message->show();
   // Queued: from the constructor nobody is connected yet.
   QMetaObject::invokeMethod(
@@ -331,32 +423,19 @@ QWidget* VtkWidget::createUnavailableNotice(const QString& reason, QWidget* pare
   return label;
 }
 
-namespace {
-QtMessageHandler g_previousHandler = nullptr;
-bool g_sawUnsupported = false;
-void probeMessageHandler(QtMsgType type, const QMessageLogContext& context, const QString& msg) {
-  if (msg.contains(QLatin1String("QOpenGLWidget is not supported on this platform"))) {
-    g_sawUnsupported = true;
-    return;
-  }
-  if (g_previousHandler) g_previousHandler(type, context, msg);
-}
-}  // namespace
-
 bool VtkWidget::openGLAvailable(QString* reason) {
-  // Probed once per process. Two questions: can Qt compose QOpenGLWidgets on this platform at
-  // all (it says so only as a warning from the QOpenGLWidget constructor; the offscreen platform
-  // says no even when GLX works), and does a context of the format VTK needs, made current,
-  // really have version >= 3.2 (a display may hand out an older one than asked for).
+  // Probed once per process. Two questions: can this platform show OpenGL windows at all (the
+  // offscreen and minimal platforms have no windows to show; offscreen may even hand out GLX
+  // contexts), and does a context of the format VTK needs, made current, really have version
+  // >= 3.2 (a display may hand out an older one than asked for).
   static const QString why = [] {
     if (!qobject_cast<QApplication*>(QCoreApplication::instance())) {
       return QStringLiteral("no QApplication exists yet");
     }
-    g_sawUnsupported = false;
-    g_previousHandler = qInstallMessageHandler(probeMessageHandler);
-    { QOpenGLWidget widgetProbe; }
-    qInstallMessageHandler(g_previousHandler);
-    if (g_sawUnsupported) return noContextMessage();
+    const QString platform = QGuiApplication::platformName();
+    if (platform == QLatin1String("offscreen") || platform == QLatin1String("minimal")) {
+      return noWindowsMessage();
+    }
     QOpenGLContext probe;
     probe.setFormat(defaultFormat());
     if (!probe.create()) return noContextMessage();
@@ -373,34 +452,28 @@ bool VtkWidget::openGLAvailable(QString* reason) {
   return why.isEmpty();
 }
 
-void VtkWidget::initializeGL() {
-  QOpenGLContext* ctx = context();
-  if (!ctx || !ctx->isValid()) {
+bool VtkWidget::initializeContext() {
+  auto* context = new QOpenGLContext;
+  context->setFormat(d->surface->requestedFormat());
+  if (!context->create()) {
+    delete context;
     failContext(noContextMessage());
-    return;
+    return false;
   }
-  if (const QString problem = versionProblem(*ctx); !problem.isEmpty()) {
+  if (const QString problem = versionProblem(*context); !problem.isEmpty()) {
+    delete context;
     failContext(problem);
-    return;
+    return false;
   }
-  // A new context (first show, or re-parenting into another window): VTK's GL objects of the
-  // old one must be released while it is still current.
-  QObject::disconnect(d->contextDestroyed);
-  d->contextDestroyed = connect(ctx, &QOpenGLContext::aboutToBeDestroyed, this, [this] {
-    if (!d->hasContext) return;
-    makeCurrent();
-    d->window->Finalize();
-    doneCurrent();
-    d->hasContext = false;
-    d->glContext = nullptr;
-    d->glSurface = nullptr;
-  });
-
-  d->glContext = ctx;
-  d->glSurface = ctx->surface();
+  if (!context->makeCurrent(d->surface)) {
+    delete context;
+    failContext(QStringLiteral("the OpenGL context cannot be made current on the view's window"));
+    return false;
+  }
+  d->context = context;
   HostedRenderWindow* w = d->window;
   w->SetOwnContext(false);
-  w->SetFrameBlitModeToNoBlit();  // we blit into the widget FBO ourselves in paintGL
+  w->SetFrameBlitModeToNoBlit();  // renderNow blits into the window's framebuffer itself
   w->SetReadyForRendering(false);
   w->SetMapped(true);
   w->SetIsCurrent(true);
@@ -408,33 +481,26 @@ void VtkWidget::initializeGL() {
   w->OpenGLInitContext();
   if (!w->glFunctionsLoaded()) {
     failContext(QStringLiteral("VTK could not load the OpenGL functions of this context"));
-    return;
+    return false;
   }
   d->hasContext = true;
-  const double dpr = devicePixelRatioF();
-  d->interactor->UpdateSize(static_cast<int>(width() * dpr + 0.5),
-                            static_cast<int>(height() * dpr + 0.5));
-  w->SetDPI(static_cast<int>(72 * dpr + 0.5));
-  if (!d->announced) {  // a re-parented widget gets a new context: announce only the first
-    d->announced = true;
-    emit initialized();
+  return true;
+}
+
+bool VtkWidget::renderNow(QImage* grab) {
+  if (d->failed || !d->surface || d->rendering) return false;
+  if (!d->surface->handle()) return false;  // no native window yet (never shown)
+  if (!d->context) {
+    if (!initializeContext()) return false;
+  } else if (!d->context->makeCurrent(d->surface)) {
+    return false;
   }
-}
-
-void VtkWidget::resizeGL(int w, int h) {
-  const double dpr = devicePixelRatioF();
-  const int pw = static_cast<int>(w * dpr + 0.5);
-  const int ph = static_cast<int>(h * dpr + 0.5);
-  // UpdateSize resizes the render window too, and keeps the interactor's y flip in step.
-  d->interactor->UpdateSize(pw, ph);
-  d->window->SetDPI(static_cast<int>(72 * dpr + 0.5));
-}
-
-void VtkWidget::paintGL() {
-  if (!d->hasContext) return;
+  d->rendering = true;
+  emit frameStarted();
+  d->syncSize();
   HostedRenderWindow* w = d->window;
   vtkOpenGLState* state = w->GetState();
-  // Qt touched GL behind VTK's back: forget VTK's cached state, and restore Qt's afterwards.
+  // Other code (a second view's context, Qt) may have touched GL: forget VTK's cached state.
   state->Reset();
   state->Push();
   state->vtkglDepthFunc(GL_LEQUAL);  // as VTK's own Qt adapter does
@@ -446,42 +512,75 @@ void VtkWidget::paintGL() {
   w->painting = false;
 
   // Rendering may have made another surface current (the make-current observer); come back.
-  makeCurrent();
-  const double dpr = devicePixelRatioF();
-  const int pw = static_cast<int>(width() * dpr + 0.5);
-  const int ph = static_cast<int>(height() * dpr + 0.5);
-  QOpenGLFunctions* f = context()->functions();
-  state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+  d->context->makeCurrent(d->surface);
+  const int pw = d->pixelSize.width(), ph = d->pixelSize.height();
+  QOpenGLFunctions* f = d->context->functions();
+  if (grab) {
+    // VTK's display framebuffer holds the finished frame (an FBO: readable even while the
+    // window is hidden). Rows come bottom-up.
+    QImage image(pw, ph, QImage::Format_RGBA8888);
+    state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, w->GetDisplayFramebuffer()->GetFBOIndex());
+    d->context->extraFunctions()->glReadBuffer(GL_COLOR_ATTACHMENT0);
+    f->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    f->glReadPixels(0, 0, pw, ph, GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
+    *grab = image.mirrored().convertToFormat(QImage::Format_RGBX8888);  // opaque, as shown
+    grab->setDevicePixelRatio(d->dpr);
+  }
+  state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, d->context->defaultFramebufferObject());
   const GLboolean scissor = f->glIsEnabled(GL_SCISSOR_TEST);
   if (scissor) state->vtkglDisable(GL_SCISSOR_TEST);
   w->BlitDisplayFramebuffer(0, 0, 0, pw, ph, 0, 0, pw, ph, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-
-  // Force alpha to 1: Mesa otherwise composes the VTK background as transparent.
-  GLboolean mask[4];
-  f->glGetBooleanv(GL_COLOR_WRITEMASK, mask);
-  GLfloat clear[4];
-  f->glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
-  f->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
-  f->glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-  f->glClear(GL_COLOR_BUFFER_BIT);
-  f->glColorMask(mask[0], mask[1], mask[2], mask[3]);
-  f->glClearColor(clear[0], clear[1], clear[2], clear[3]);
   if (scissor) state->vtkglEnable(GL_SCISSOR_TEST);
   state->Pop();
+  const bool shown = d->surface->isExposed();
+  if (shown) d->context->swapBuffers(d->surface);
+
+  d->rendering = false;
+  if (!d->announced) {
+    d->announced = true;
+    emit initialized();
+  }
+  if (shown) {
+    ++d->swapped;
+    emit frameSwapped();
+  }
+  return true;
 }
 
-bool VtkWidget::event(QEvent* e) {
-  const bool live = d->hasContext && isEnabled();
+QImage VtkWidget::grabFrame() {
+  QImage image;
+  if (!renderNow(&image)) return {};
+  return image;
+}
+
+void VtkWidget::paintEvent(QPaintEvent*) {
+  // On screen the native child window covers this widget; only a render into another device
+  // (QWidget::grab() or render() of an ancestor) reaches here with a redirection, and it gets
+  // the frame read back from VTK.
+  if (!redirected(nullptr) || !d->hasContext) return;
+  const QImage frame = grabFrame();
+  if (frame.isNull()) return;
+  QPainter painter(this);
+  painter.drawImage(rect(), frame);
+}
+
+void VtkWidget::handleSurfaceEvent(QEvent* e) {
+  if (!d->hasContext || !isEnabled()) return;
   switch (e->type()) {
     case QEvent::MouseButtonPress:
     case QEvent::MouseButtonDblClick:
     case QEvent::MouseButtonRelease:
     case QEvent::MouseMove: {
-      if (!live) break;
       auto* me = static_cast<QMouseEvent*>(e);
       const bool dbl = e->type() == QEvent::MouseButtonDblClick;
-      d->setMouseInfo(this, me->position(), me->modifiers(), dbl ? 1 : 0);
+      d->setMouseInfo(me->position(), me->modifiers(), dbl ? 1 : 0);
       vtkRenderWindowInteractor* i = d->interactor;
+      if (e->type() == QEvent::MouseButtonPress && QGuiApplication::focusWindow() != d->surface) {
+        // A click in the view gives it the keyboard (as xcb does for real clicks). While it
+        // has it no widget has focus; the window's shortcuts still work (Qt's shortcut map
+        // looks through an embedded window to its top-level).
+        d->surface->requestActivate();
+      }
       if (e->type() == QEvent::MouseMove) {
         i->MouseMoveEvent();
       } else if (e->type() == QEvent::MouseButtonRelease) {
@@ -499,12 +598,12 @@ bool VtkWidget::event(QEvent* e) {
           default: break;
         }
       }
+      e->accept();
       break;
     }
     case QEvent::Wheel: {
-      if (!live) break;
       auto* we = static_cast<QWheelEvent*>(e);
-      d->setMouseInfo(this, we->position(), we->modifiers(), 0);
+      d->setMouseInfo(we->position(), we->modifiers(), 0);
       // 120 eighths of a degree is one notch; touchpads send fractions that add up.
       d->wheelAccumulator += we->angleDelta().y() != 0 ? we->angleDelta().y() : we->angleDelta().x();
       while (d->wheelAccumulator >= 120) {
@@ -516,11 +615,10 @@ bool VtkWidget::event(QEvent* e) {
         d->wheelAccumulator += 120;
       }
       e->accept();
-      return true;
+      break;
     }
     case QEvent::KeyPress:
     case QEvent::KeyRelease: {
-      if (!live) break;
       auto* ke = static_cast<QKeyEvent*>(e);
       const Qt::KeyboardModifiers mods = ke->modifiers();
       const QString text = ke->text();
@@ -543,35 +641,14 @@ bool VtkWidget::event(QEvent* e) {
       break;
     }
     case QEvent::Enter:
-      if (live) d->interactor->EnterEvent();
+      d->interactor->EnterEvent();
       break;
     case QEvent::Leave:
-      if (live) d->interactor->LeaveEvent();
+      d->interactor->LeaveEvent();
       break;
     default:
       break;
   }
-
-  const bool handled = QOpenGLWidget::event(e);
-
-  switch (e->type()) {
-    case QEvent::Resize:
-    case QEvent::Show:
-    case QEvent::Paint:
-    case QEvent::UpdateRequest:
-      // QOpenGLWidget creates its context on the first non-empty resize and silently gives up
-      // when it cannot ("Failed to create context"; e.g. QT_QPA_PLATFORM=offscreen): then no
-      // initializeGL ever comes, and the widget would stay blank without a word.
-      if (!d->failed && !d->hasContext && isVisible() && width() > 0 && height() > 0 &&
-          (!context() || !context()->isValid())) {
-        failContext(noContextMessage());
-      }
-      if (d->message) d->message->setGeometry(rect());
-      break;
-    default:
-      break;
-  }
-  return handled;
 }
 
 }  // namespace ricochet::render

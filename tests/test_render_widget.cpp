@@ -1,7 +1,8 @@
 // VtkWidget (render/vtk_widget.hpp) in a real QApplication window: it gets a context, renders a
-// VTK scene into the Qt framebuffer, turns mouse drags into camera moves, hosts a VTK chart with
-// its own interactor style, routes VTK's own Render() calls to update(), and without OpenGL
-// (QT_QPA_PLATFORM=offscreen) paints a message instead of crashing.
+// VTK scene into its native window, turns mouse drags on that window into camera moves, hosts a
+// VTK chart with its own interactor style, routes VTK's own Render() calls to coalesced update
+// requests, survives docking/undocking, shows up in QWidget::grab() of its window, and without
+// OpenGL (QT_QPA_PLATFORM=offscreen) shows a message instead of crashing.
 // Needs an X display: run under xvfb-run (./test.sh does).
 
 #include "render/scene_view.hpp"
@@ -9,11 +10,17 @@
 
 #include <QtTest>
 
+#include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QLabel>
+#include <QMainWindow>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QScreen>
 #include <QSurfaceFormat>
+#include <QVBoxLayout>
+#include <QWindow>
 
 #include <vtkActor.h>
 #include <vtkAxis.h>
@@ -30,6 +37,7 @@
 #include <vtkProperty.h>
 #include <vtkRenderWindowInteractor.h>
 #include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
 #include <vtkSphereSource.h>
 #include <vtkTable.h>
 
@@ -56,10 +64,10 @@ double luminanceSpread(const QImage& image) {
   return dev / n;
 }
 
-// Pumps the event loop until `widget` has painted at least `frames` new frames.
+// Pumps the event loop until `widget` has swapped at least `frames` new frames.
 bool waitForFrames(VtkWidget& widget, QSignalSpy& swapped, int frames, int timeoutMs = 5000) {
   const int target = swapped.count() + frames;
-  widget.update();
+  widget.requestRender();
   QElapsedTimer t;
   t.start();
   while (swapped.count() < target && t.elapsed() < timeoutMs) {
@@ -69,6 +77,26 @@ bool waitForFrames(VtkWidget& widget, QSignalSpy& swapped, int frames, int timeo
   return swapped.count() >= target;
 }
 
+// An orange sphere on a light background in `widget` (the renderer is returned for camera checks).
+vtkSmartPointer<vtkRenderer> addSphereScene(VtkWidget& widget) {
+  auto renderer = vtkSmartPointer<vtkRenderer>::New();
+  renderer->SetBackground(0.9, 0.92, 0.95);
+  vtkNew<vtkSphereSource> sphere;
+  sphere->SetThetaResolution(48);
+  sphere->SetPhiResolution(32);
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputConnection(sphere->GetOutputPort());
+  vtkNew<vtkActor> actor;
+  actor->SetMapper(mapper);
+  actor->GetProperty()->SetColor(0.85, 0.45, 0.2);
+  renderer->AddActor(actor);
+  widget.renderWindow()->AddRenderer(renderer);
+  renderer->ResetCamera();
+  return renderer;
+}
+
+bool isOrange(const QColor& c) { return c.red() > c.blue() + 40; }
+
 // Counts the events it observes (VTK 9.1's AddObserver takes no lambdas).
 class CountingCommand : public vtkCommand {
  public:
@@ -77,20 +105,22 @@ class CountingCommand : public vtkCommand {
   void Execute(vtkObject*, unsigned long, void*) override { ++*count; }
 };
 
-void sendDrag(QWidget* w, QPoint from, QPoint to, Qt::MouseButton button) {
-  // QTest::mouseMove does not carry buttons; send the events explicitly.
-  QMouseEvent press(QEvent::MouseButtonPress, from, w->mapToGlobal(from), button, button,
-                    Qt::NoModifier);
-  QApplication::sendEvent(w, &press);
+// A drag on the view's native window, through Qt's window-system path (as a real mouse is
+// delivered): press, ten moves with the button held, release.
+void sendDrag(QWindow* w, QPoint from, QPoint to, Qt::MouseButton button) {
+  QTest::mousePress(w, button, Qt::NoModifier, from);
   for (int i = 1; i <= 10; ++i) {
     const QPointF p = QPointF(from) + (QPointF(to) - QPointF(from)) * (i / 10.0);
-    QMouseEvent move(QEvent::MouseMove, p, w->mapToGlobal(p), Qt::NoButton, button,
-                     Qt::NoModifier);
-    QApplication::sendEvent(w, &move);
+    QTest::mouseMove(w, p.toPoint());
   }
-  QMouseEvent release(QEvent::MouseButtonRelease, to, w->mapToGlobal(to), button, Qt::NoButton,
-                      Qt::NoModifier);
-  QApplication::sendEvent(w, &release);
+  QTest::mouseRelease(w, button, Qt::NoModifier, to);
+}
+
+// A wheel notch (120 eighths of a degree) on the view's native window.
+void sendWheel(QWindow* w, QPoint at, int delta) {
+  QWheelEvent wheel(QPointF(at), w->mapToGlobal(QPointF(at)), QPoint(0, 0), QPoint(0, delta),
+                    Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+  QApplication::sendEvent(w, &wheel);
 }
 
 }  // namespace
@@ -102,7 +132,7 @@ class TestRenderWidget : public QObject {
     VtkWidget widget;
     QSignalSpy initialized(&widget, &VtkWidget::initialized);
     QSignalSpy failed(&widget, &VtkWidget::contextFailed);
-    QSignalSpy swapped(&widget, &QOpenGLWidget::frameSwapped);
+    QSignalSpy swapped(&widget, &VtkWidget::frameSwapped);
     vtkNew<vtkRenderer> renderer;
     renderer->SetBackground(0.9, 0.92, 0.95);
     vtkNew<vtkSphereSource> sphere;
@@ -124,7 +154,7 @@ class TestRenderWidget : public QObject {
     QCOMPARE(failed.count(), 0);
     QVERIFY2(widget.hasContext(), qPrintable(widget.contextError()));
 
-    const QImage frame = widget.grabFramebuffer();
+    const QImage frame = widget.grabFrame();
     QVERIFY(!frame.isNull());
     frame.save(QStringLiteral(RICOCHET_BINARY_DIR "/render_widget_sphere.png"));
     // Background (0.9,0.92,0.95) ~ grey 233 vs. orange sphere ~ grey 130: well above 5 levels.
@@ -136,13 +166,121 @@ class TestRenderWidget : public QObject {
     QVERIFY2(centre.red() > centre.blue() + 40, qPrintable(centre.name()));
     QVERIFY2(std::abs(corner.red() - 230) < 6 && std::abs(corner.blue() - 242) < 6,
              qPrintable(corner.name()));
-    // Alpha cleared to opaque (Mesa would otherwise compose the background as transparent).
     QCOMPARE(corner.alpha(), 255);
+    QCOMPARE(frame.size(), widget.size() * widget.devicePixelRatioF());
+    // And the frame really is on screen: the X window's own pixels (read back from the server)
+    // show the sphere in the middle and the background in the corner.
+    QWindow* surface = widget.renderSurface();
+    QVERIFY(surface);
+    const QImage shown = surface->screen()->grabWindow(surface->winId()).toImage();
+    QVERIFY(!shown.isNull());
+    QVERIFY2(isOrange(shown.pixelColor(shown.width() / 2, shown.height() / 2)),
+             qPrintable(shown.pixelColor(shown.width() / 2, shown.height() / 2).name()));
+    const QColor shownCorner = shown.pixelColor(2, 2);
+    QVERIFY2(std::abs(shownCorner.red() - 230) < 6 && std::abs(shownCorner.blue() - 242) < 6,
+             qPrintable(shownCorner.name()));
+  }
+
+  void grabOfTheHostWindowShowsTheView() {
+    // QWidget::grab() of a window holding the view (screenshots, the GUI tests) must show the
+    // 3-D frame, although on screen it lives in a native child window Qt does not paint.
+    QWidget host;
+    auto* layout = new QVBoxLayout(&host);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* label = new QLabel(QStringLiteral("above the view"));
+    label->setFixedHeight(40);
+    layout->addWidget(label);
+    auto* widget = new VtkWidget;
+    layout->addWidget(widget);
+    QSignalSpy swapped(widget, &VtkWidget::frameSwapped);
+    addSphereScene(*widget);
+    host.resize(400, 340);
+    host.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&host));
+    QVERIFY(waitForFrames(*widget, swapped, 1));
+    const QImage shot = host.grab().toImage();
+    shot.save(QStringLiteral(RICOCHET_BINARY_DIR "/render_widget_hostgrab.png"));
+    const QPoint centre = widget->geometry().center();
+    QVERIFY2(isOrange(shot.pixelColor(centre)), qPrintable(shot.pixelColor(centre).name()));
+    const QColor corner = shot.pixelColor(widget->geometry().topLeft() + QPoint(3, 3));
+    QVERIFY2(std::abs(corner.red() - 230) < 6 && std::abs(corner.blue() - 242) < 6,
+             qPrintable(corner.name()));
+  }
+
+  void survivesDockingAndFloating() {
+    // The app's plots live in a dock: floating it moves the native window into a new top-level
+    // and docking it back returns it; the view keeps its context and keeps drawing at the new
+    // size each time.
+    QMainWindow main;
+    main.setCentralWidget(new QLabel(QStringLiteral("central")));
+    auto* dock = new QDockWidget(QStringLiteral("view"), &main);
+    auto* widget = new VtkWidget;
+    dock->setWidget(widget);
+    main.addDockWidget(Qt::RightDockWidgetArea, dock);
+    QSignalSpy initialized(widget, &VtkWidget::initialized);
+    QSignalSpy swapped(widget, &VtkWidget::frameSwapped);
+    addSphereScene(*widget);
+    main.resize(800, 500);
+    main.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&main));
+    QVERIFY(waitForFrames(*widget, swapped, 1));
+    auto check = [&](const char* where) {
+      const QImage frame = widget->grabFrame();
+      QVERIFY2(!frame.isNull(), where);
+      QCOMPARE(frame.size(), widget->size() * widget->devicePixelRatioF());
+      const QColor c = frame.pixelColor(frame.width() / 2, frame.height() / 2);
+      QVERIFY2(isOrange(c), qPrintable(QString("%1: %2").arg(where, c.name())));
+    };
+    check("docked");
+    dock->setFloating(true);
+    dock->resize(300, 260);
+    QVERIFY(QTest::qWaitForWindowExposed(dock));
+    QVERIFY(waitForFrames(*widget, swapped, 1));
+    QVERIFY(widget->hasContext());
+    QTRY_COMPARE(widget->renderSurface()->size(), widget->size());
+    check("floating");
+    dock->setFloating(false);
+    QTRY_VERIFY(widget->renderSurface()->isExposed());
+    QVERIFY(waitForFrames(*widget, swapped, 1));
+    check("docked again");
+    QCOMPARE(initialized.count(), 1);
+  }
+
+  void windowShortcutsWorkWhileTheViewHasFocus() {
+    // Keys typed into the view arrive at its native window; the main window's shortcuts (Space:
+    // play/pause in the app) must still fire, and the other keys reach VTK.
+    QMainWindow main;
+    auto* widget = new VtkWidget;
+    main.setCentralWidget(widget);
+    QAction space(QStringLiteral("toggle"), &main);
+    space.setShortcut(Qt::Key_Space);
+    main.addAction(&space);
+    QSignalSpy triggered(&space, &QAction::triggered);
+    QSignalSpy reset(widget, &VtkWidget::resetViewRequested);
+    QSignalSpy swapped(widget, &VtkWidget::frameSwapped);
+    addSphereScene(*widget);
+    main.resize(400, 300);
+    main.show();
+    main.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&main));
+    QVERIFY(waitForFrames(*widget, swapped, 1));
+    QTest::mouseClick(widget->renderSurface(), Qt::LeftButton, Qt::NoModifier, QPoint(50, 50));
+    QTRY_COMPARE(QGuiApplication::focusWindow(), widget->renderSurface());
+    QCOMPARE(QApplication::activeWindow(), &main);
+    QTest::keyClick(widget->renderSurface(), Qt::Key_Space);
+    QCOMPARE(triggered.count(), 1);
+    QTest::keyClick(widget->renderSurface(), Qt::Key_R);
+    QCOMPARE(reset.count(), 1);
+  }
+
+  void deviceInfoFollowsThePixelRatio() {
+    const QString out = runChild({{"QT_SCALE_FACTOR", "2"}, {"RICOCHET_TEST_DPR_CHILD", "1"}});
+    QVERIFY2(out.contains("DPR-OK"), qPrintable(out));
   }
 
   void mouseDragMovesTheCamera() {
     VtkWidget widget;
-    QSignalSpy swapped(&widget, &QOpenGLWidget::frameSwapped);
+    QSignalSpy swapped(&widget, &VtkWidget::frameSwapped);
     vtkNew<vtkRenderer> renderer;
     vtkNew<vtkSphereSource> sphere;
     vtkNew<vtkPolyDataMapper> mapper;
@@ -161,12 +299,12 @@ class TestRenderWidget : public QObject {
     vtkCamera* cam = renderer->GetActiveCamera();
     double before[3];
     cam->GetPosition(before);
-    const QImage frameBefore = widget.grabFramebuffer();
+    const QImage frameBefore = widget.grabFrame();
 
     // Left drag = rotate (trackball camera): the camera position moves on a sphere around the
     // focal point, so its distance to the focal point stays the same.
     const int framesBefore = swapped.count();
-    sendDrag(&widget, QPoint(200, 150), QPoint(300, 120), Qt::LeftButton);
+    sendDrag(widget.renderSurface(), QPoint(200, 150), QPoint(300, 120), Qt::LeftButton);
     double after[3];
     cam->GetPosition(after);
     const double moved = std::hypot(after[0] - before[0], after[1] - before[1], after[2] - before[2]);
@@ -178,22 +316,20 @@ class TestRenderWidget : public QObject {
 
     // Wheel forward zooms in: the camera gets closer to the focal point.
     const double dist0 = cam->GetDistance();
-    QWheelEvent wheel(QPointF(200, 150), widget.mapToGlobal(QPointF(200, 150)), QPoint(0, 0),
-                      QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
-    QApplication::sendEvent(&widget, &wheel);
+    sendWheel(widget.renderSurface(), QPoint(200, 150), 120);
     QVERIFY2(cam->GetDistance() < dist0 * 0.95,
              qPrintable(QString("%1 -> %2").arg(dist0).arg(cam->GetDistance())));
 
     // Right drag = zoom, middle drag = pan (focal point moves).
     double focal0[3];
     cam->GetFocalPoint(focal0);
-    sendDrag(&widget, QPoint(200, 150), QPoint(240, 190), Qt::MiddleButton);
+    sendDrag(widget.renderSurface(), QPoint(200, 150), QPoint(240, 190), Qt::MiddleButton);
     double focal1[3];
     cam->GetFocalPoint(focal1);
     QVERIFY(std::hypot(focal1[0] - focal0[0], focal1[1] - focal0[1], focal1[2] - focal0[2]) > 1e-3);
 
     QVERIFY(waitForFrames(widget, swapped, 1));
-    const QImage frameAfter = widget.grabFramebuffer();
+    const QImage frameAfter = widget.grabFrame();
     QVERIFY(frameAfter != frameBefore);
   }
 
@@ -206,7 +342,7 @@ class TestRenderWidget : public QObject {
     auto* widget = new VtkWidget(&first);
     widget->resize(300, 220);
     QSignalSpy initialized(widget, &VtkWidget::initialized);
-    QSignalSpy swapped(widget, &QOpenGLWidget::frameSwapped);
+    QSignalSpy swapped(widget, &VtkWidget::frameSwapped);
     vtkNew<vtkRenderer> renderer;
     renderer->SetBackground(0.9, 0.92, 0.95);
     vtkNew<vtkSphereSource> sphere;
@@ -229,7 +365,7 @@ class TestRenderWidget : public QObject {
     QVERIFY(waitForFrames(*widget, swapped, 1));
     QVERIFY(widget->hasContext());
     QCOMPARE(initialized.count(), 1);  // announced once, however many contexts it had
-    const QImage frame = widget->grabFramebuffer();
+    const QImage frame = widget->grabFrame();
     const QColor centre = frame.pixelColor(frame.width() / 2, frame.height() / 2);
     QVERIFY2(centre.red() > centre.blue() + 40, qPrintable(centre.name()));
     QVERIFY(luminanceSpread(frame) > 5.0);
@@ -242,15 +378,15 @@ class TestRenderWidget : public QObject {
     widget.show();
     QVERIFY(QTest::qWaitForWindowExposed(&widget));
     QTRY_VERIFY(widget.hasContext());
-    QTest::keyClick(&widget, Qt::Key_R);
+    QTest::keyClick(widget.renderSurface(), Qt::Key_R);
     QCOMPARE(reset.count(), 1);
-    QTest::keyClick(&widget, Qt::Key_Q);  // VTK's "quit" key: swallowed, nothing happens
+    QTest::keyClick(widget.renderSurface(), Qt::Key_Q);  // VTK's "quit": swallowed, nothing happens
     QVERIFY(widget.isVisible());
   }
 
   void vtkRenderCallsBecomeQtUpdates() {
     VtkWidget widget;
-    QSignalSpy swapped(&widget, &QOpenGLWidget::frameSwapped);
+    QSignalSpy swapped(&widget, &VtkWidget::frameSwapped);
     vtkNew<vtkRenderer> renderer;
     widget.renderWindow()->AddRenderer(renderer);
     widget.resize(200, 200);
@@ -272,7 +408,7 @@ class TestRenderWidget : public QObject {
 
   void hostsAChartWithItsOwnInteractorStyle() {
     VtkWidget widget;
-    QSignalSpy swapped(&widget, &QOpenGLWidget::frameSwapped);
+    QSignalSpy swapped(&widget, &VtkWidget::frameSwapped);
     vtkNew<vtkContextView> view;
     view->SetRenderWindow(widget.renderWindow());
     view->SetInteractor(widget.interactor());
@@ -299,15 +435,13 @@ class TestRenderWidget : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&widget));
     QVERIFY(waitForFrames(widget, swapped, 1));
     QVERIFY(widget.hasContext());
-    const QImage frame = widget.grabFramebuffer();
+    const QImage frame = widget.grabFrame();
     frame.save(QStringLiteral(RICOCHET_BINARY_DIR "/render_widget_chart.png"));
     QVERIFY(luminanceSpread(frame) > 1.0);  // axes, labels and a red curve on white
     // The chart's interactor style (installed by the view) receives the wheel: it zooms the axes.
     vtkAxis* axis = chart->GetAxis(vtkAxis::BOTTOM);
     const double range0 = axis->GetMaximum() - axis->GetMinimum();
-    QWheelEvent wheel(QPointF(200, 150), widget.mapToGlobal(QPointF(200, 150)), QPoint(0, 0),
-                      QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
-    QApplication::sendEvent(&widget, &wheel);
+    sendWheel(widget.renderSurface(), QPoint(200, 150), 120);
     const double range1 = axis->GetMaximum() - axis->GetMinimum();
     QVERIFY2(range1 < range0 * 0.99, qPrintable(QString("%1 -> %2").arg(range0).arg(range1)));
     QVERIFY(waitForFrames(widget, swapped, 1));
@@ -317,7 +451,7 @@ class TestRenderWidget : public QObject {
     // The desktop app's arrangement: a SceneView in the widget's render window. Opaque bodies,
     // the translucent fading floor and an impact mark must all reach the Qt framebuffer.
     VtkWidget widget;
-    QSignalSpy swapped(&widget, &QOpenGLWidget::frameSwapped);
+    QSignalSpy swapped(&widget, &VtkWidget::frameSwapped);
     vtkNew<vtkRenderer> renderer;
     widget.renderWindow()->AddRenderer(renderer);
     ricochet::render::SceneView view(renderer);
@@ -336,7 +470,7 @@ class TestRenderWidget : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&widget));
     QVERIFY(waitForFrames(widget, swapped, 1));
     QVERIFY(widget.hasContext());
-    const QImage plain = widget.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    const QImage plain = widget.grabFrame().convertToFormat(QImage::Format_RGB32);
     int red = 0, floorish = 0;
     for (int y = 0; y < plain.height(); ++y) {
       for (int x = 0; x < plain.width(); ++x) {
@@ -352,7 +486,7 @@ class TestRenderWidget : public QObject {
     view.setPoses(poses, 1.02);
     widget.requestRender();
     QVERIFY(waitForFrames(widget, swapped, 1));
-    const QImage marked = widget.grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    const QImage marked = widget.grabFrame().convertToFormat(QImage::Format_RGB32);
     marked.save(QStringLiteral(RICOCHET_BINARY_DIR "/render_widget_scene.png"));
     int changed = 0;
     for (int y = 0; y < plain.height(); ++y) {
@@ -469,7 +603,39 @@ static int runOldGlChild(int argc, char** argv) {
   return 0;
 }
 
+// The child side of deviceInfoFollowsThePixelRatio: QT_SCALE_FACTOR=2 gives the view a device
+// pixel ratio of 2. VTK must render at twice the logical size and get mouse positions in device
+// pixels, measured from the bottom edge (VTK's y runs up).
+static int runDprChild(int argc, char** argv) {
+  QSurfaceFormat::setDefaultFormat(VtkWidget::defaultFormat());
+  QApplication app(argc, argv);
+  VtkWidget widget;
+  QSignalSpy swapped(&widget, &VtkWidget::frameSwapped);
+  addSphereScene(widget);
+  widget.resize(200, 150);
+  widget.show();
+  if (!QTest::qWaitForWindowExposed(&widget) || !waitForFrames(widget, swapped, 1)) {
+    std::puts("FAIL: no frame");
+    return 1;
+  }
+  const double dpr = widget.renderSurface()->devicePixelRatio();
+  const QImage frame = widget.grabFrame();
+  QTest::mouseMove(widget.renderSurface(), QPoint(50, 20));
+  int pos[2];
+  widget.interactor()->GetEventPosition(pos);
+  const int* size = widget.renderWindow()->GetSize();
+  if (dpr != 2.0 || frame.size() != QSize(400, 300) || size[0] != 400 || size[1] != 300 ||
+      pos[0] != 100 || pos[1] != 300 - 40 - 1 || !isOrange(frame.pixelColor(200, 150))) {
+    std::printf("FAIL: dpr %g frame %dx%d window %dx%d event (%d, %d)\n", dpr, frame.width(),
+                frame.height(), size[0], size[1], pos[0], pos[1]);
+    return 1;
+  }
+  std::printf("DPR-OK: frame %dx%d, event (%d, %d)\n", frame.width(), frame.height(), pos[0], pos[1]);
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsSet("RICOCHET_TEST_DPR_CHILD")) return runDprChild(argc, argv);
   if (qEnvironmentVariableIsSet("RICOCHET_TEST_NO_GL_CHILD")) return runNoGlChild(argc, argv);
   if (qEnvironmentVariableIsSet("RICOCHET_TEST_OLD_GL_CHILD")) return runOldGlChild(argc, argv);
   QSurfaceFormat::setDefaultFormat(VtkWidget::defaultFormat());

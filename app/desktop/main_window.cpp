@@ -155,7 +155,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     ackFallback_.stop();
     if (host_) host_->snapshotConsumed();
   };
-  connect(sceneWidget_, &QOpenGLWidget::frameSwapped, this, ack);
+  // Acked when the frame showing the snapshot starts: the worker prepares the next one while
+  // this one is drawn, and still never more than one waits (frame pacing, issue 3).
+  connect(sceneWidget_, &render::VtkWidget::frameStarted, this, ack);
   connect(&ackFallback_, &QTimer::timeout, this, ack);
 
   buildDocks();
@@ -642,7 +644,7 @@ void MainWindow::onSnapshot(SnapshotPtr s) {
     running_ = s->running;
     updatePlayAction(running_);
   }
-  // Back-pressure: the worker sends the next periodic snapshot once this one is on screen.
+  // Back-pressure: the worker sends the next periodic snapshot once this one is being drawn.
   if (sceneWidget_->isVisible() && sceneWidget_->hasContext()) {
     ackPending_ = true;
     ackFallback_.start();  // in case no frame comes (e.g. the window is minimised)

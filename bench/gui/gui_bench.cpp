@@ -27,6 +27,7 @@
 #include <QComboBox>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSurfaceFormat>
@@ -45,6 +46,7 @@
 
 using ricochet::app::MainWindow;
 using ricochet::app::PlotPanel;
+using ricochet::render::VtkWidget;
 
 namespace {
 
@@ -64,14 +66,25 @@ Stats stats(std::vector<double> v) {
   return s;
 }
 
-bool waitFor(const std::function<bool()>& done, int ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done()) {
-    if (t.elapsed() > ms) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-  }
-  return true;
+// Runs the event loop until `done()` (checked every millisecond; a caller may also quit `loop`
+// from its own signal handlers) or `ms` elapse. It sleeps in the event loop instead of spinning,
+// so the process CPU time measured around it is the work of the pipeline alone.
+bool waitFor(const std::function<bool()>& done, int ms, QEventLoop* loop = nullptr) {
+  if (done()) return true;
+  QEventLoop local;
+  QEventLoop& l = loop ? *loop : local;
+  QTimer poll;
+  poll.setTimerType(Qt::PreciseTimer);
+  QObject::connect(&poll, &QTimer::timeout, [&] {
+    if (done()) l.quit();
+  });
+  QTimer limit;
+  limit.setSingleShot(true);
+  QObject::connect(&limit, &QTimer::timeout, &l, &QEventLoop::quit);
+  poll.start(1);
+  limit.start(ms);
+  l.exec();
+  return done();
 }
 
 double nowMs() {
@@ -91,20 +104,24 @@ double gCpuLast = 0.0;  // CPU ms of the last frameTime() call
 // Redraws both views and waits until each has swapped a frame; returns ms.
 double frameTime(MainWindow& w, bool scene, bool plots) {
   int pending = 0;
+  QEventLoop loop;
   QMetaObject::Connection a, b;
+  auto swapped = [&] {
+    if (--pending <= 0) loop.quit();
+  };
   if (scene) {
     ++pending;
-    a = QObject::connect(w.sceneWidget(), &QOpenGLWidget::frameSwapped, [&] { --pending; });
+    a = QObject::connect(w.sceneWidget(), &VtkWidget::frameSwapped, swapped);
   }
   if (plots) {
     ++pending;
-    b = QObject::connect(w.plots()->view(), &QOpenGLWidget::frameSwapped, [&] { --pending; });
+    b = QObject::connect(w.plots()->view(), &VtkWidget::frameSwapped, swapped);
   }
   const double t0 = nowMs();
   const double c0 = cpuMs();
   if (scene) w.sceneWidget()->requestRender();
   if (plots) w.plots()->view()->requestRender();
-  waitFor([&] { return pending <= 0; }, 2000);
+  waitFor([&] { return pending <= 0; }, 2000, &loop);
   const double dt = nowMs() - t0;
   gCpuLast = cpuMs() - c0;
   QObject::disconnect(a);
@@ -166,14 +183,17 @@ int main(int argc, char** argv) {
   QCommandLineOption msaaOpt(QStringLiteral("msaa"),
                              QStringLiteral("Multisamples of both VTK views (experiment)."),
                              QStringLiteral("N"));
-  QCommandLineOption peelOpt(QStringLiteral("no-peeling"),
-                             QStringLiteral("Depth peeling off in the 3-D view (experiment)."));
   parser.addOption(systemOpt);
   parser.addOption(longOpt);
   QCommandLineOption fxaaOpt(QStringLiteral("fxaa"), QStringLiteral("FXAA on (experiment)."));
   parser.addOption(fxaaOpt);
   parser.addOption(msaaOpt);
-  parser.addOption(peelOpt);
+  QCommandLineOption profileOpt(QStringLiteral("profile"),
+                                QStringLiteral("Only render VIEW (scene or plots) N times, paused, "
+                                               "print the CPU per frame, save the last frame to "
+                                               "PNG if given, and exit (for perf record)."),
+                                QStringLiteral("VIEW:N[:PNG]"));
+  parser.addOption(profileOpt);
   parser.process(app);
   if (ricochet::systems().empty()) {
     std::printf("no system registered\n");
@@ -193,7 +213,6 @@ int main(int argc, char** argv) {
     w.sceneWidget()->renderWindow()->SetMultiSamples(n);
     w.plots()->view()->renderWindow()->SetMultiSamples(n);
   }
-  if (parser.isSet(peelOpt)) w.sceneRenderer()->SetUseDepthPeeling(false);
   if (parser.isSet(fxaaOpt)) w.sceneRenderer()->SetUseFXAA(true);
   w.show();
   waitFor([&] { return w.lastSnapshot() && w.lastSnapshot()->t > 0.5; }, 20000);
@@ -204,6 +223,24 @@ int main(int argc, char** argv) {
 
   // 1. Frame time.
   pause(w);
+  if (parser.isSet(profileOpt)) {
+    const QStringList spec = parser.value(profileOpt).split(QLatin1Char(':'));
+    const bool scene = spec.value(0) != QLatin1String("plots");
+    const int n = spec.value(1).toInt();
+    std::vector<double> cpu;
+    for (int i = 0; i < n; ++i) {
+      frameTime(w, scene, !scene);
+      cpu.push_back(gCpuLast);
+    }
+    const Stats sc = stats(cpu);
+    std::printf("profile: %d frames of the %s, CPU median %.2f ms (min %.2f, p95 %.2f)\n", n,
+                scene ? "3-D view" : "plots", sc.median, *std::min_element(cpu.begin(), cpu.end()),
+                sc.p95);
+    if (spec.size() > 2) {
+      (scene ? w.sceneWidget() : w.plots()->view())->grabFrame().save(spec.value(2));
+    }
+    return 0;
+  }
   std::vector<double> both, scene, plots, cboth, cscene, cplots;
   for (int i = 0; i < 5; ++i) frameTime(w, true, true);  // warm up
   for (int i = 0; i < 60; ++i) {
@@ -227,7 +264,7 @@ int main(int argc, char** argv) {
               "%6.2f ms)\n", sp.median, sp.p95, stats(cplots).median);
   play(w);
   int frames = 0;
-  auto fc = QObject::connect(w.sceneWidget(), &QOpenGLWidget::frameSwapped, [&] { ++frames; });
+  auto fc = QObject::connect(w.sceneWidget(), &VtkWidget::frameSwapped, [&] { ++frames; });
   QElapsedTimer clock;
   clock.start();
   waitFor([] { return false; }, 3000);
@@ -250,7 +287,7 @@ int main(int argc, char** argv) {
     last = now;
   });
   frames = 0;
-  fc = QObject::connect(w.sceneWidget(), &QOpenGLWidget::frameSwapped, [&] { ++frames; });
+  fc = QObject::connect(w.sceneWidget(), &VtkWidget::frameSwapped, [&] { ++frames; });
   const long long steps0 = w.lastSnapshot()->step;
   clock.restart();
   timer.start(10);
@@ -288,7 +325,7 @@ int main(int argc, char** argv) {
       auto sc = QObject::connect(&w, &MainWindow::snapshotShown, [&] {
         if (tApplied == 0.0 && w.currentRun()->generation > generation) tApplied = nowMs();
       });
-      auto fs = QObject::connect(w.sceneWidget(), &QOpenGLWidget::frameSwapped, [&] {
+      auto fs = QObject::connect(w.sceneWidget(), &VtkWidget::frameSwapped, [&] {
         if (tApplied > 0.0) swapped = true;
       });
       const double t0 = nowMs();
