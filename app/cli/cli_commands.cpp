@@ -147,7 +147,12 @@ extern "C" void onInterrupt(int) { gInterrupted = 1; }
 
 }  // namespace
 
-std::string scenarioFromArgs(const ParsedArgs& a, Scenario& scenario) {
+std::string scenarioFromArgs(const ParsedArgs& a, const std::string& command, Scenario& scenario) {
+  if (a.positionals.size() != 1) {
+    return a.positionals.empty() ? "'" + command + "' needs a SYSTEM id or a SCENARIO.json file"
+                                 : "'" + command + "' takes one SYSTEM or SCENARIO.json, got '" +
+                                       a.positionals[1] + "' as well";
+  }
   // 1. The starting scenario: a system's defaults or a scenario file.
   const std::string& target = a.positionals.front();
   if (const SystemDescription* system = findSystem(target)) {
@@ -240,15 +245,9 @@ int runCommand(const std::vector<std::string>& args) {
           "    [--summary-json FILE]\n");
     return kExitOk;
   }
-  if (a.positionals.size() != 1) {
-    return badInput(a.positionals.empty() ? "'run' needs a SYSTEM id or a SCENARIO.json file"
-                                          : "'run' takes one SYSTEM or SCENARIO.json, got '" +
-                                                a.positionals[1] + "' as well");
-  }
-
   // 1-2. The starting scenario (a system's defaults or a scenario file) and the overrides.
   Scenario scenario;
-  if (std::string e = scenarioFromArgs(a, scenario); !e.empty()) return badInput(e);
+  if (std::string e = scenarioFromArgs(a, "run", scenario); !e.empty()) return badInput(e);
   if (a.has("--t-end") && a.has("--steps")) return badInput("give either --t-end or --steps, not both");
 
   io::RunOptions options;
@@ -345,13 +344,8 @@ int scenarioCommand(const std::vector<std::string>& args) {
           "    [--integrator NAME] [--tolerance TOL] [--out FILE.json]\n");
     return kExitOk;
   }
-  if (a.positionals.size() != 1) {
-    return badInput(a.positionals.empty() ? "'scenario' needs a SYSTEM id or a SCENARIO.json file"
-                                          : "'scenario' takes one SYSTEM or SCENARIO.json, got '" +
-                                                a.positionals[1] + "' as well");
-  }
   Scenario scenario;
-  if (std::string e = scenarioFromArgs(a, scenario); !e.empty()) return badInput(e);
+  if (std::string e = scenarioFromArgs(a, "scenario", scenario); !e.empty()) return badInput(e);
   // Only scenarios that run are written: generic checks, then the system's own (admissible set).
   if (std::string e = validateScenario(scenario); !e.empty()) return badInput(e);
   if (CreateResult created = createSimulation(scenario); !created.simulation) return badInput(created.error);

@@ -18,11 +18,11 @@ int badInput(const std::string& message);
 /// Writes `text` to stdout as is.
 void print(const std::string& text);
 
-/// The scenario named by `a.positionals.front()` (a system id: the paper's defaults; or a
-/// SCENARIO.json file), with --set NAME=VALUE, --h, --integrator, --tolerance and --t-end
+/// The scenario named by the one positional argument of `command` (a system id: the paper's
+/// defaults; or a SCENARIO.json file), with --set NAME=VALUE, --h, --integrator, --tolerance and --t-end
 /// applied. Empty on success, otherwise the one-line bad-input message. Does not validate the
 /// result as a whole (validateScenario / createSimulation do).
-std::string scenarioFromArgs(const ParsedArgs& a, Scenario& scenario);
+std::string scenarioFromArgs(const ParsedArgs& a, const std::string& command, Scenario& scenario);
 
 int listCommand(const std::vector<std::string>& args);
 int describeCommand(const std::vector<std::string>& args);

@@ -100,13 +100,8 @@ int videoCommand(const std::vector<std::string>& args) {
     print(kUsage);
     return kExitOk;
   }
-  if (a.positionals.size() != 1) {
-    return badInput(a.positionals.empty() ? "'video' needs a SYSTEM id or a SCENARIO.json file"
-                                          : "'video' takes one SYSTEM or SCENARIO.json, got '" +
-                                                a.positionals[1] + "' as well");
-  }
   Scenario scenario;
-  if (std::string e = scenarioFromArgs(a, scenario); !e.empty()) return badInput(e);
+  if (std::string e = scenarioFromArgs(a, "video", scenario); !e.empty()) return badInput(e);
 
   render::VideoOptions o;
   const auto out = a.value("--out");
