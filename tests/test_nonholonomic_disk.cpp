@@ -8,6 +8,7 @@
 #include "core/nonholonomic/engine_simulation.hpp"
 #include "core/nonholonomic/rolling_disk.hpp"
 #include "test_nonholonomic_reference.hpp"
+#include "test_support.hpp"
 
 #include <QtTest>
 
@@ -19,16 +20,12 @@
 
 using namespace ricochet;
 using namespace ricochet::nonholonomic;
+using namespace ricochet::testing;
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
 const char* const kIntegrators[3] = {"variational", "reduced", "dla-002"};
-
-struct Recorder final : ImpactSink {
-  std::vector<ImpactRecord> impacts;
-  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
-};
 
 /// Statistics of one run through the registry (what the CLI and the GUI run).
 struct Run {
@@ -100,7 +97,7 @@ Run run(const Scenario& sc) {
   }
   const double E0 = continuousEnergy(sc);
   r.e0 = sim.energy().total();
-  Recorder rec;
+  ImpactLog rec;
   const std::int64_t N = std::llround(sc.tEnd / sc.integrator.h);
   for (std::int64_t k = 0; k < N; ++k) {
     const AdvanceResult ar = sim.advance(1, &rec);

@@ -10,6 +10,7 @@
 #include "core/nonholonomic/rolling_disk.hpp"
 #include "core/planar/fmow_integrator.hpp"
 #include "core/planar/planar_model.hpp"
+#include "test_support.hpp"
 
 #include <QtTest>
 
@@ -21,6 +22,7 @@
 
 using namespace ricochet;
 using namespace ricochet::nonholonomic;
+using namespace ricochet::testing;
 
 namespace {
 
@@ -184,11 +186,6 @@ void checkSolverDerivatives(const LdapVci<Model>& e, const typename Model::Vec& 
   QVERIFY2(relErr(J0.J, Jfd) < 1e-6, what);
 }
 
-struct Recorder final : ImpactSink {
-  std::vector<ImpactRecord> impacts;
-  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
-};
-
 EllipseLdapSetup ellipseSetup(ImpactReading reading, int variant, InitialConversion conv, double h) {
   EllipseLdapSetup s;
   s.reading = reading;
@@ -204,7 +201,7 @@ std::vector<Eigen::Matrix<double, 6, 1>> ellipseTrajectory(const EllipseLdapSetu
   std::string err;
   auto sim = createEllipseLdapSimulation(s, &err);
   if (!sim) qFatal("%s", err.c_str());
-  Recorder rec;
+  ImpactLog rec;
   std::vector<Eigen::Matrix<double, 6, 1>> out;
   std::vector<double> row(sim->columns().size());
   for (int k = 0; k < N; ++k) {

@@ -5,6 +5,7 @@
 #include "core/model/registry.hpp"
 #include "core/nonholonomic/pendulum_cylinder.hpp"
 #include "test_nonholonomic_reference.hpp"
+#include "test_support.hpp"
 
 #include <QtTest>
 
@@ -16,16 +17,12 @@
 
 using namespace ricochet;
 using namespace ricochet::nonholonomic;
+using namespace ricochet::testing;
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
 constexpr double kE0 = -4.445419310;  // spec §4.4: continuous energy of P000's initial data
-
-struct Recorder final : ImpactSink {
-  std::vector<ImpactRecord> impacts;
-  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
-};
 
 struct Run {
   std::vector<ImpactRecord> impacts;
@@ -52,7 +49,7 @@ Run run(const char* integrator, double h, double tEnd) {
   }
   std::vector<double> row(cols.size());
   Run r;
-  Recorder rec;
+  ImpactLog rec;
   sim.sample(row);
   r.t.push_back(sim.time());
   r.ed.push_back(row[iEd]);
@@ -231,7 +228,7 @@ class TestNonholonomicPendulum : public QObject {
     sc.initial[0] = 0.75 * kPi + 2.0 * kPi;
     CreateResult ok = createSimulation(sc);
     QVERIFY2(ok.simulation, ok.error.c_str());
-    Recorder rec;
+    ImpactLog rec;
     QVERIFY(ok.simulation->advance(5000, &rec).ok());
     QCOMPARE(int(rec.impacts.size()), 3);
   }

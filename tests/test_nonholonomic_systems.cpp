@@ -4,6 +4,7 @@
 // failure reporting.
 
 #include "core/model/registry.hpp"
+#include "test_support.hpp"
 
 #include <Eigen/LU>
 #include <QtTest>
@@ -16,16 +17,12 @@
 #include <vector>
 
 using namespace ricochet;
+using namespace ricochet::testing;
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
 const char* const kIds[3] = {"pendulum-cylinder", "disk-wall", "disk-table"};
-
-struct Recorder final : ImpactSink {
-  std::vector<ImpactRecord> impacts;
-  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
-};
 
 Scenario scenarioWith(const char* id, std::vector<std::pair<std::string, double>> set) {
   const SystemDescription* s = findSystem(id);
@@ -164,7 +161,7 @@ class TestNonholonomicSystems : public QObject {
         for (std::size_t i = 0; i < sim.columns().size(); ++i) {
           if (sim.columns()[i].rfind("con.", 0) == 0 && sim.columns()[i] != "con.gap") cons.push_back(int(i));
         }
-        Recorder rec;
+        ImpactLog rec;
         double maxCon = 0.0, minGap = 1e300;
         const std::int64_t N = std::llround(sc.tEnd / sc.integrator.h);
         for (std::int64_t k = 0; k < N; ++k) {

@@ -4,6 +4,7 @@
 
 #include "core/model/registry.hpp"
 #include "core/numerics/roots.hpp"
+#include "test_support.hpp"
 
 #include <QtTest>
 
@@ -12,20 +13,7 @@
 #include <vector>
 
 using namespace ricochet;
-
-namespace {
-
-struct Collect : ImpactSink {
-  std::vector<ImpactRecord> impacts;
-  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
-};
-
-std::size_t column(const Simulation& sim, const std::string& name) {
-  const auto cols = sim.columns();
-  return static_cast<std::size_t>(std::find(cols.begin(), cols.end(), name) - cols.begin());
-}
-
-}  // namespace
+using namespace ricochet::testing;
 
 class TestPlanarEllipse : public QObject {
   Q_OBJECT
@@ -40,10 +28,10 @@ class TestPlanarEllipse : public QObject {
     QVERIFY2(cr.simulation, cr.error.c_str());
     std::vector<double> row(cr.simulation->columns().size());
     cr.simulation->sample(row);
-    QCOMPARE(row[column(*cr.simulation, "q.theta")], std::numbers::pi / 2);
-    QCOMPARE(row[column(*cr.simulation, "q.y")], 3.5);
-    QCOMPARE(row[column(*cr.simulation, "p.theta")], -3.0 * 0.3125);
-    QCOMPARE(row[column(*cr.simulation, "p.x")], 2.0);
+    QCOMPARE(row[columnIndex(*cr.simulation, "q.theta")], std::numbers::pi / 2);
+    QCOMPARE(row[columnIndex(*cr.simulation, "q.y")], 3.5);
+    QCOMPARE(row[columnIndex(*cr.simulation, "p.theta")], -3.0 * 0.3125);
+    QCOMPARE(row[columnIndex(*cr.simulation, "p.x")], 2.0);
     QVERIFY(std::fabs(cr.simulation->energy().total() - 37.70625) <= 1e-12);
   }
 
@@ -53,7 +41,7 @@ class TestPlanarEllipse : public QObject {
   void c1c2_earlyImpacts() {
     CreateResult cr = createSimulation(defaultScenario(*findSystem("ellipse-floor")));
     QVERIFY2(cr.simulation, cr.error.c_str());
-    Collect sink;
+    ImpactLog sink;
     while (cr.simulation->time() < 2.5) QVERIFY(cr.simulation->advance(1, &sink).ok());
     QVERIFY(sink.impacts.size() >= 3);
     qInfo("C1: %.6f %.6f %.6f", sink.impacts[0].t, sink.impacts[1].t, sink.impacts[2].t);
@@ -81,9 +69,9 @@ class TestPlanarEllipse : public QObject {
     CreateResult cr = createSimulation(sc);
     Simulation& sim = *cr.simulation;
     const double e0 = sim.energy().total();
-    const std::size_t px = column(sim, "mom.px"), gap = column(sim, "con.gap");
+    const std::size_t px = columnIndex(sim, "mom.px"), gap = columnIndex(sim, "con.gap");
     std::vector<double> row(sim.columns().size());
-    Collect sink;
+    ImpactLog sink;
     double maxDev = 0.0, minGap = 1e300;
     const auto steps = static_cast<std::int64_t>(std::llround(sc.tEnd / sc.integrator.h));
     for (std::int64_t k = 0; k < steps; ++k) {
@@ -112,7 +100,7 @@ class TestPlanarEllipse : public QObject {
     QVERIFY(std::equal(fmow.simulation->columns().begin(), fmow.simulation->columns().end(),
                        ldap.simulation->columns().begin(), ldap.simulation->columns().end()));
     QCOMPARE(ldap.simulation->time(), 0.0);
-    Collect fi, li;
+    ImpactLog fi, li;
     std::vector<double> a(fmow.simulation->columns().size()), b(a.size());
     double maxDiff = 0.0;
     for (int k = 0; k < 200; ++k) {  // [0, 2] s: the first two impacts
@@ -136,7 +124,7 @@ class TestPlanarEllipse : public QObject {
     sc.integrator.name = "ldap-paper";
     CreateResult cr = createSimulation(sc);
     QVERIFY2(cr.simulation, cr.error.c_str());
-    Collect sink;
+    ImpactLog sink;
     while (cr.simulation->time() < 25.0 - 1e-9) {
       const AdvanceResult r = cr.simulation->advance(1, &sink);
       QVERIFY2(r.ok(), r.message.c_str());

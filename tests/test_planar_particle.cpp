@@ -2,6 +2,7 @@
 // band, exact p_x, admissibility at every step, and the content of the impact records.
 
 #include "core/model/registry.hpp"
+#include "test_support.hpp"
 
 #include <QtTest>
 
@@ -10,21 +11,9 @@
 #include <vector>
 
 using namespace ricochet;
+using namespace ricochet::testing;
 
 namespace {
-
-struct Collect : ImpactSink {
-  std::vector<ImpactRecord> impacts;
-  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
-};
-
-std::size_t column(const Simulation& sim, const std::string& name) {
-  const auto cols = sim.columns();
-  for (std::size_t i = 0; i < cols.size(); ++i) {
-    if (cols[i] == name) return i;
-  }
-  return cols.size();
-}
 
 Scenario particleDefaults() { return defaultScenario(*findSystem("particle-floor")); }
 
@@ -39,7 +28,7 @@ class TestPlanarParticle : public QObject {
   void a1_firstImpact() {
     CreateResult cr = createSimulation(particleDefaults());
     QVERIFY2(cr.simulation, cr.error.c_str());
-    Collect sink;
+    ImpactLog sink;
     while (sink.impacts.empty()) QVERIFY(cr.simulation->advance(1, &sink).ok());
     const ImpactRecord& r = sink.impacts.front();
     qInfo("A1: t = %.12f s, alpha = %.6f", r.t, r.alpha);
@@ -66,10 +55,10 @@ class TestPlanarParticle : public QObject {
     Simulation& sim = *cr.simulation;
     const double e0 = sim.energy().total();
     QVERIFY(std::fabs(e0 - 11.8) <= 1e-12);
-    const std::size_t px = column(sim, "mom.px"), gap = column(sim, "con.gap");
+    const std::size_t px = columnIndex(sim, "mom.px"), gap = columnIndex(sim, "con.gap");
     QVERIFY(px < sim.columns().size() && gap < sim.columns().size());
     std::vector<double> row(sim.columns().size());
-    Collect sink;
+    ImpactLog sink;
     double maxDev = 0.0, minGap = 1e300, worstPx = 0.0;
     while (sink.impacts.size() < 1000) {
       const AdvanceResult r = sim.advance(1, &sink);
@@ -100,7 +89,7 @@ class TestPlanarParticle : public QObject {
   void discreteEnergyColumn() {
     CreateResult cr = createSimulation(particleDefaults());
     Simulation& sim = *cr.simulation;
-    const std::size_t ed = column(sim, "e.discrete");
+    const std::size_t ed = columnIndex(sim, "e.discrete");
     QVERIFY(ed < sim.columns().size());
     std::vector<double> row(sim.columns().size());
     for (int k = 0; k < 40; ++k) {  // before the first impact (step 46)

@@ -8,6 +8,7 @@
 #include "core/planar/planar_simulation.hpp"
 #include "core/planar/planar_systems.hpp"
 #include "test_planar_models.hpp"
+#include "test_support.hpp"
 
 #include <QtTest>
 
@@ -17,20 +18,7 @@
 using namespace ricochet;
 using namespace ricochet::planar;
 using namespace ricochet::planar::testing;
-
-namespace {
-
-struct Collect : ImpactSink {
-  std::vector<ImpactRecord> impacts;
-  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
-};
-
-std::size_t column(const Simulation& sim, const std::string& name) {
-  const auto cols = sim.columns();
-  return static_cast<std::size_t>(std::find(cols.begin(), cols.end(), name) - cols.begin());
-}
-
-}  // namespace
+using namespace ricochet::testing;
 
 class TestPlanarStar : public QObject {
   Q_OBJECT
@@ -39,7 +27,7 @@ class TestPlanarStar : public QObject {
   void b1_firstTwoImpacts() {
     CreateResult cr = createSimulation(defaultScenario(*findSystem("star-floor")));
     QVERIFY2(cr.simulation, cr.error.c_str());
-    Collect sink;
+    ImpactLog sink;
     while (sink.impacts.size() < 2) QVERIFY(cr.simulation->advance(1, &sink).ok());
     qInfo("B1: %.9f (gap %d), %.9f (gap %d)", sink.impacts[0].t, sink.impacts[0].constraint,
           sink.impacts[1].t, sink.impacts[1].constraint);
@@ -57,9 +45,9 @@ class TestPlanarStar : public QObject {
     Simulation& sim = *cr.simulation;
     const double e0 = sim.energy().total();
     QVERIFY(std::fabs(e0 - 38.188021) <= 1e-6);
-    const std::size_t px = column(sim, "mom.px"), gap = column(sim, "con.gap");
+    const std::size_t px = columnIndex(sim, "mom.px"), gap = columnIndex(sim, "con.gap");
     std::vector<double> row(sim.columns().size());
-    Collect sink;
+    ImpactLog sink;
     double maxDev = 0.0, minGap = 1e300, worstPx = 0.0;
     while (sink.impacts.size() < 1500) {
       const AdvanceResult r = sim.advance(1, &sink);

@@ -6,6 +6,7 @@
 #include "core/model/registry.hpp"
 #include "core/planar/planar_simulation.hpp"
 #include "test_planar_models.hpp"
+#include "test_support.hpp"
 
 #include <QtTest>
 
@@ -20,15 +21,11 @@
 using namespace ricochet;
 using namespace ricochet::planar;
 using namespace ricochet::planar::testing;
+using namespace ricochet::testing;
 
 namespace {
 
 const std::vector<std::string> kPlanar = {"particle-floor", "star-floor", "ellipse-floor"};
-
-struct Collect : ImpactSink {
-  std::vector<ImpactRecord> impacts;
-  void onImpact(const ImpactRecord& r) override { impacts.push_back(r); }
-};
 
 QStringList columnList(const Simulation& sim) {
   QStringList out;
@@ -225,7 +222,7 @@ class TestPlanarSystems : public QObject {
     Scenario sc = with(with(defaultScenario(*findSystem("particle-floor")), "y0", 0.0), "vy0", -1.0);
     CreateResult cr = createSimulation(sc);
     QVERIFY2(cr.simulation, cr.error.c_str());
-    Collect sink;
+    ImpactLog sink;
     QVERIFY(cr.simulation->advance(1, &sink).ok());
     QCOMPARE(sink.impacts.size(), std::size_t(1));
     QCOMPARE(sink.impacts[0].alpha, 0.0);
@@ -240,7 +237,7 @@ class TestPlanarSystems : public QObject {
   void rk4EventIsExactForUniformGravity() {
     for (const std::string& id : kPlanar) {
       Scenario sc = defaultScenario(*findSystem(id));
-      Collect vi, rk;
+      ImpactLog vi, rk;
       CreateResult v = createSimulation(sc);
       sc.integrator.name = "rk4-event";
       CreateResult r = createSimulation(sc);
@@ -294,7 +291,7 @@ class TestPlanarSystems : public QObject {
       std::vector<ImpactRecord> impacts[2];
       for (int run = 0; run < 2; ++run) {
         CreateResult cr = createSimulation(defaultScenario(*findSystem(id)));
-        Collect sink;
+        ImpactLog sink;
         std::vector<double> row(cr.simulation->columns().size());
         for (int k = 0; k < 200; ++k) {
           QVERIFY(cr.simulation->advance(50, &sink).ok());
