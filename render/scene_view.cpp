@@ -6,19 +6,22 @@
 #include "render/scene_geometry.hpp"
 
 #include <vtkActor.h>
+#include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkFollower.h>
-#include <vtkLightKit.h>
+#include <vtkLight.h>
 #include <vtkMatrix4x4.h>
 #include <vtkNew.h>
+#include <vtkOpenGLFXAAPass.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderWindow.h>
+#include <vtkRenderStepsPass.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
@@ -103,7 +106,7 @@ vtkSmartPointer<vtkActor> makeActor(vtkPolyData* pd) {
 // Solid look for bodies: soft ambient, clear diffuse shading, a restrained highlight.
 void bodyMaterial(vtkProperty* p, const Eigen::Vector3d& c) {
   p->SetColor(c.x(), c.y(), c.z());
-  p->SetAmbient(0.18);
+  p->SetAmbient(0.22);
   p->SetDiffuse(0.85);
   p->SetSpecular(0.35);
   p->SetSpecularPower(40.0);
@@ -207,7 +210,13 @@ bool validPose(const Pose& p) { return p.position.allFinite() && p.rotation.allF
 
 struct SceneView::Impl {
   vtkRenderer* renderer;
-  vtkNew<vtkLightKit> lights;
+  vtkNew<vtkLight> keyLight;   // from above the camera's right shoulder
+  vtkNew<vtkLight> headLight;  // from the eye: fills what the key light leaves dark
+  // The renderer's passes: plain back-to-front blending (see the constructor), and the same
+  // behind FXAA when the host turns the renderer's UseFXAA on.
+  vtkNew<vtkRenderStepsPass> steps;
+  vtkNew<vtkOpenGLFXAAPass> fxaa;
+  unsigned long passObserver = 0;
   std::vector<vtkSmartPointer<vtkProp>> props;  // everything this view added to the renderer
 
   SceneSpec scene;
@@ -508,20 +517,21 @@ struct SceneView::Impl {
       }
     }
     // The scene's colour as a tint of a light surface: dark floors swallow the bodies' shading.
+    // Unlit: under directional lights a flat patch is shaded uniformly anyway, and lighting it
+    // cost ~12 ms per frame under llvmpipe (the patch covers half the view). The shade stands in
+    // for light from above, in the key light's warm white: floors full, walls darker.
     const Eigen::Vector3d surface = 0.45 * color + 0.55 * Eigen::Vector3d(0.96, 0.96, 0.95);
-    vtkSmartPointer<vtkActor> patch =
-        addFollowing(geometry::rectangle(lo, hi, pieces), f, snap, !wall, H, surface, 1.0, true);
-    patch->GetProperty()->SetAmbient(0.35);
-    patch->GetProperty()->SetDiffuse(0.65);
-    patch->GetProperty()->SetSpecular(0.0);
+    const double shade = 0.78 + 0.22 * std::fabs(n.dot(up));
+    const Eigen::Vector3d lit = shade * surface.cwiseProduct(Eigen::Vector3d(1.0, 0.985, 0.96));
+    addFollowing(geometry::rectangle(lo, hi, pieces), f, snap, !wall, H, lit, 1.0, false);
     // Grid lines above the patch by a depth-buffer-safe margin (grazing views at 10 L need
     // ~1e-3 L; less gave dashed lines), contact shadows in between.
     Eigen::Matrix4d lifted = f;
     lifted.block<3, 1>(0, 3) += kGridLift * L * n;
     addFollowing(geometry::gridLines(lo, hi, minor, 5, pieces), lifted, snap, !wall, H,
-                 0.8 * surface, 1.0, false);
+                 0.82 * lit, 1.0, false);
     vtkSmartPointer<vtkActor> majorLines = addFollowing(
-        geometry::gridLines(lo, hi, major, 0, pieces), lifted, snap, !wall, H, 0.6 * surface, 1.0, false);
+        geometry::gridLines(lo, hi, major, 0, pieces), lifted, snap, !wall, H, 0.62 * lit, 1.0, false);
     majorLines->GetProperty()->SetLineWidth(1.5f);
     if (n.dot(up) > 0.3) floors.push_back(Floor{plane.point, n, f, kShadowLift});
   }
@@ -652,13 +662,20 @@ struct SceneView::Impl {
       return;
     }
     // Wider and fainter with the body's clearance above the plane; 0.55 opacity when resting.
+    // Below 0.06 it would not be seen, yet a wide translucent disc still costs its blended
+    // pixels every frame under a software renderer (~3 ms for a high ellipsoid's): not drawn.
     const double clearance = std::max(0.0, h - sh.radius);
+    const double opacity = 0.55 / (1.0 + 1.5 * clearance / sh.radius);
+    if (opacity < 0.06) {
+      sh.actor->VisibilityOff();
+      return;
+    }
     const double s = 0.9 * sh.radius * (1.0 + std::min(1.5, 0.6 * clearance / sh.radius));
     Eigen::Matrix4d m = f.frame;
     m.block<3, 3>(0, 0) *= s;
     m.block<3, 1>(0, 3) = p - h * f.normal + f.lift * L * f.normal;
     setMatrix(sh.matrix, m);
-    sh.actor->GetProperty()->SetOpacity(0.55 / (1.0 + 1.5 * clearance / sh.radius));
+    sh.actor->GetProperty()->SetOpacity(opacity);
     sh.actor->VisibilityOn();
   }
 
@@ -897,20 +914,52 @@ SceneView::SceneView(vtkRenderer* renderer) : d(std::make_unique<Impl>(renderer)
   renderer->SetBackground(0.80, 0.84, 0.89);   // bottom
   renderer->SetBackground2(0.97, 0.98, 0.99);  // top
   renderer->SetTwoSidedLighting(true);
-  // No depth peeling: with a multisampled window (both hosts use 8x) VTK 9.1 on Mesa drew no
-  // translucent geometry at all. Plain alpha blending is enough for the few translucent things
-  // here (cylinder wall, trail, impact marks, shadows), which rarely overlap each other.
-  renderer->SetUseDepthPeeling(false);
+  // Translucency by plain alpha blending, props back to front in the order they were added
+  // (setScene adds the backdrop first, then obstacles, then bodies). VTK 9.1's default without
+  // depth peeling is order-independent transparency: two float framebuffers and a full-screen
+  // composite on every frame with any translucent prop, ~14 ms of a 38 ms frame under llvmpipe
+  // (bench/gui: ricochet-scene-bench). Depth peeling is costlier still, and with multisampling
+  // VTK 9.1 on Mesa drew no translucent geometry at all. The few translucent things here (floor
+  // fade, cylinder wall, trail, impact marks, shadows) rarely overlap each other.
+  d->fxaa->SetDelegatePass(d->steps);
+  renderer->SetPass(d->steps);
+  // A renderer with a pass ignores its own UseFXAA flag: keep the flag meaningful for hosts
+  // (the export's --antialiasing fxaa sets it) by picking the pass at the start of each render.
+  vtkNew<vtkCallbackCommand> pick;
+  pick->SetClientData(d.get());
+  pick->SetCallback([](vtkObject* caller, unsigned long, void* client, void*) {
+    auto* r = static_cast<vtkRenderer*>(caller);
+    auto* impl = static_cast<Impl*>(client);
+    vtkRenderPass* want = r->GetUseFXAA() ? static_cast<vtkRenderPass*>(impl->fxaa)
+                                          : static_cast<vtkRenderPass*>(impl->steps);
+    if (r->GetPass() != want) r->SetPass(want);
+  });
+  d->passObserver = renderer->AddObserver(vtkCommand::StartEvent, pick);
   // Near plane at 1e-4 of the scene depth (VTK's default is 1e-3 with a 24-bit depth buffer):
   // long trails and large floors deepen the scene, and the bodies must not be clipped.
   renderer->SetNearClippingPlaneTolerance(1e-4);
-  d->lights->SetKeyLightIntensity(0.85);
-  d->lights->AddLightsToRenderer(renderer);
+  // Two camera lights instead of VTK's five-light kit: under llvmpipe every light is paid per
+  // lit pixel (5 -> 2 lights saved ~2 ms per frame on ellipsoid-plane), and a key light plus a
+  // head light already model the bodies clearly. Key: elevation 50, azimuth 10 degrees, as in
+  // vtkLightKit.
+  d->keyLight->SetLightTypeToCameraLight();
+  d->keyLight->SetDirectionAngle(50.0, 10.0);
+  d->keyLight->SetColor(1.0, 0.98, 0.95);
+  d->keyLight->SetIntensity(0.8);
+  d->headLight->SetLightTypeToHeadlight();
+  d->headLight->SetColor(0.95, 0.97, 1.0);
+  d->headLight->SetIntensity(0.55);
+  renderer->AddLight(d->keyLight);
+  renderer->AddLight(d->headLight);
 }
 
 SceneView::~SceneView() {
   d->clearActors();
-  d->lights->RemoveLightsFromRenderer(d->renderer);
+  d->renderer->RemoveLight(d->keyLight);
+  d->renderer->RemoveLight(d->headLight);
+  // The pass stays on the renderer (it holds its own reference): the host's Finalize() then
+  // releases its GL objects while their context is current.
+  d->renderer->RemoveObserver(d->passObserver);
 }
 
 void SceneView::setScene(const SceneSpec& scene) {

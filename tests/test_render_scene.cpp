@@ -555,6 +555,49 @@ class TestRenderScene : public QObject {
     view.setFollow(false);
   }
 
+  void renderersFxaaFlagStillAntialiases() {
+    // SceneView draws through its own render pass (plain blending instead of VTK 9.1's costly
+    // order-independent transparency); a host's renderer->SetUseFXAA(true) (ricochet-cli video
+    // --antialiasing fxaa) must still smooth the edges, and turning it off must restore the frame.
+    // Like the export, without multisampling (set before the first render): VTK 9.1's FXAA over a
+    // multisampled off-screen framebuffer reads back black.
+    std::string err;
+    auto off = OffscreenRenderer::create(kW, kH, &err);
+    QVERIFY2(off, err.c_str());
+    off->renderer()->GetRenderWindow()->SetMultiSamples(0);
+    SceneView& view = off->scene();
+    view.setScene(spatialScene(SphereShape{0.3}, false));
+    view.setTrailVisible(false);
+    std::vector<Pose> poses{at(0, 0, 0.8)};
+    view.setPoses(poses, 0.0);
+    auto frame = [&] {
+      Frame f;
+      off->renderFrame(f.rgb);
+      return f;
+    };
+    const Frame plain = frame();
+    off->renderer()->SetUseFXAA(true);
+    const Frame smooth = frame();
+    off->renderer()->SetUseFXAA(false);
+    const Frame again = frame();
+    int touched = 0;  // pixels FXAA changed, along edges only
+    for (int i = 0; i < kW * kH; ++i) {
+      const unsigned char* p = plain.rgb.data() + 3 * i;
+      const unsigned char* q = smooth.rgb.data() + 3 * i;
+      if (p[0] != q[0] || p[1] != q[1] || p[2] != q[2]) ++touched;
+    }
+    QVERIFY2(touched > 200, qPrintable(QString("FXAA changed %1 pixels").arg(touched)));
+    QVERIFY2(touched < kW * kH / 10, qPrintable(QString("FXAA changed %1 pixels").arg(touched)));
+    // The same picture, smoothed: the body stays where it was (grid lines one pixel wide change
+    // by tens of levels, so no pixel-count bound beyond the one above).
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    QVERIFY(redCentroid(plain, &x0, &y0));
+    QVERIFY(redCentroid(smooth, &x1, &y1));
+    QVERIFY2(std::hypot(x1 - x0, y1 - y0) < 0.5,
+             qPrintable(QString("body moved %1 px under FXAA").arg(std::hypot(x1 - x0, y1 - y0))));
+    QCOMPARE(changedPixels(again, plain), 0);
+  }
+
   void badInputIsNamedNotCrashedOn() {
     SceneView& view = off_->scene();
     SceneSpec s = spatialScene(SphereShape{-1.0});
