@@ -131,7 +131,9 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl
     slot.chart->SetActionToButton(vtkChart::SELECT, -1);
     slot.chart->SetZoomWithMouseWheel(false);
     styleAxis(slot.chart->GetAxis(vtkAxis::LEFT), titles[c]);
-    styleAxis(slot.chart->GetAxis(vtkAxis::BOTTOM), c == kCharts - 1 ? "t [s]" : "");
+    styleAxis(slot.chart->GetAxis(vtkAxis::BOTTOM), "");  // layoutCharts titles the lowest one
+    // A single series is named by its axis title; a legend would only repeat it.
+    if (c == Error) slot.chart->SetShowLegend(false);
     d->view->GetScene()->AddItem(slot.chart);
   }
   connect(logBox_, &QCheckBox::toggled, this, [this](bool on) {
@@ -346,10 +348,17 @@ void PlotPanel::layoutCharts() {
   if (visible == 0) return;
   const float ch = h / float(visible);
   float top = h;
+  int seen = 0;
   for (auto& slot : d->charts) {
     if (!slot.visible) continue;
     top -= ch;
     slot.chart->SetSize(vtkRectf(0.0f, top, w, ch));
+    // The charts share the time axis: only the lowest one labels it (fewer strings for VTK to
+    // measure and draw every frame, and the two upper charts get the height).
+    const bool bottom = ++seen == visible;
+    vtkAxis* t = slot.chart->GetAxis(vtkAxis::BOTTOM);
+    t->SetLabelsVisible(bottom);
+    t->SetTitle(bottom ? "t [s]" : "");
   }
   emit plotColumnsChanged(plotColumns());
   view_->requestRender();
