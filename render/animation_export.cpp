@@ -10,10 +10,10 @@
 #include "render/scene_view.hpp"
 
 #include <vtkImageData.h>
-#include <vtkPointData.h>
 #include <vtkNew.h>
 #include <vtkOggTheoraWriter.h>
 #include <vtkOutputWindow.h>
+#include <vtkPointData.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -33,6 +34,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <vector>
 
