@@ -3,6 +3,7 @@
 #include "app/desktop/export_animation.hpp"
 #include "app/desktop/export_csv.hpp"
 #include "app/desktop/main_window.hpp"
+#include "app/desktop/plot_export.hpp"
 #include "app/desktop/presets_menu.hpp"
 #include "app/desktop/scenario_files.hpp"
 
@@ -16,6 +17,7 @@ FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) 
   scenarios_ = new ScenarioFiles(window);
   csv_ = new CsvExporter(window);
   animation_ = new AnimationExporter(window);
+  plots_ = new PlotExporter(window);
 
   fileMenu->addAction(scenarios_->openAction());
   fileMenu->addMenu(scenarios_->recentMenu());
@@ -44,7 +46,14 @@ FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) 
   connect(exportAnimation_, &QAction::triggered, this, [this] { animation_->showDialog(); });
   fileMenu->addAction(exportTrace_);
   fileMenu->addAction(exportImpacts_);
+  exportPlots_ = new QAction(tr("Export &Plots..."), this);
+  exportPlots_->setObjectName(QStringLiteral("exportPlotsAction"));
+  exportPlots_->setIconText(tr("Export Plots"));
+  exportPlots_->setToolTip(tr("Export the plots as a PNG image of a chosen size or as an SVG "
+                              "drawing (vector curves, text labels)"));
+  connect(exportPlots_, &QAction::triggered, this, [this] { plots_->showDialog(); });
   fileMenu->addAction(exportAnimation_);
+  fileMenu->addAction(exportPlots_);
 
   toolBar_ = window->addToolBar(tr("File"));
   toolBar_->setObjectName(QStringLiteral("fileToolBar"));
@@ -53,6 +62,7 @@ FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) 
   toolBar_->addAction(scenarios_->saveAction());
   toolBar_->addAction(exportTrace_);
   toolBar_->addAction(exportAnimation_);
+  toolBar_->addAction(exportPlots_);
 }
 
 }  // namespace ricochet::app

@@ -1,7 +1,7 @@
 #pragma once
 // The File menu and the File toolbar of the main window (issue 6): scenario files (open, save,
 // recent, presets, drag and drop: ScenarioFiles) and the exports (CSV: CsvExporter; animation:
-// AnimationExporter). MainWindow
+// AnimationExporter; plots: PlotExporter). MainWindow
 // creates one FileActions in its File menu; everything else lives here.
 
 #include <QObject>
@@ -15,6 +15,7 @@ namespace ricochet::app {
 class AnimationExporter;
 class CsvExporter;
 class MainWindow;
+class PlotExporter;
 class ScenarioFiles;
 
 class FileActions : public QObject {
@@ -26,21 +27,25 @@ class FileActions : public QObject {
   ScenarioFiles* scenarios() const { return scenarios_; }
   CsvExporter* csv() const { return csv_; }
   AnimationExporter* animation() const { return animation_; }
+  PlotExporter* plotExporter() const { return plots_; }
   QMenu* presetsMenu() const { return presetsMenu_; }
   QToolBar* toolBar() const { return toolBar_; }
   QAction* exportTraceAction() const { return exportTrace_; }
   QAction* exportImpactsAction() const { return exportImpacts_; }
   QAction* exportAnimationAction() const { return exportAnimation_; }
+  QAction* exportPlotsAction() const { return exportPlots_; }
 
  private:
   ScenarioFiles* scenarios_ = nullptr;
   CsvExporter* csv_ = nullptr;
   AnimationExporter* animation_ = nullptr;
+  PlotExporter* plots_ = nullptr;
   QMenu* presetsMenu_ = nullptr;
   QToolBar* toolBar_ = nullptr;
   QAction* exportTrace_ = nullptr;
   QAction* exportImpacts_ = nullptr;
   QAction* exportAnimation_ = nullptr;
+  QAction* exportPlots_ = nullptr;
 };
 
 }  // namespace ricochet::app
