@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolBar>
 #include <QPointF>
 #include <QXmlStreamReader>
 
@@ -153,6 +154,11 @@ class TestGuiExportPlots : public QObject {
     const QStringList energySeries = plots->seriesNames(PlotPanel::Energy);
     QVERIFY(energySeries.size() >= 2);
 
+    // On the File toolbar, shown within the 1280 px wide window.
+    QWidget* button = w->fileActions()->toolBar()->widgetForAction(w->fileActions()->exportPlotsAction());
+    QVERIFY(button && button->isVisible());
+    QVERIFY(button->mapTo(w.get(), QPoint(button->width(), 0)).x() <= w->width());
+
     const QString png = dir.filePath(QStringLiteral("bounce.png"));
     bool sawDialog = false;
     QSize defaultSize;
@@ -277,6 +283,36 @@ class TestGuiExportPlots : public QObject {
     QCOMPARE(ricochet::app::plotExportScale(r.size), 4.0);
     QCOMPARE(ricochet::app::plotExportScale(QSize(1600, 1000)), 2.0);
     QCOMPARE(ricochet::app::plotExportScale(QSize(400, 300)), 1.0);
+  }
+
+  // Every system: a PNG and an SVG of its plots (whatever series and charts it has: SE(3) bodies
+  // have momenta, some systems none), each series a curve in the SVG.
+  void everySystemExports() {
+    QTemporaryDir dir;
+    keepIfAsked(dir);
+    for (const auto* system : ricochet::systems()) {
+      const QString id = QString::fromStdString(system->info().id);
+      auto w = runningWindow(id, 0.2);
+      QVERIFY2(w, qPrintable(id));
+      PlotExportRequest r;
+      r.size = QSize(800, 600);
+      r.output = dir.filePath(id + QStringLiteral(".png"));
+      QCOMPARE(exporter(*w)->start(r), QString());
+      const QImage image(r.output);
+      QCOMPARE(image.size(), QSize(800, 600));
+      QVERIFY2(greyVariance(image) > 20.0, qPrintable(id));
+      r.format = PlotFormat::Svg;
+      r.output = dir.filePath(id + QStringLiteral(".svg"));
+      QCOMPARE(exporter(*w)->start(r), QString());
+      const Svg s = parseSvg(readAll(r.output));
+      QVERIFY2(s.error.isEmpty(), qPrintable(id + QStringLiteral(": ") + s.error));
+      for (PlotPanel::Chart c : {PlotPanel::Energy, PlotPanel::Error, PlotPanel::Momentum}) {
+        if (!w->plots()->chartVisible(c)) continue;
+        for (const QString& name : w->plots()->seriesNames(c)) {
+          QVERIFY2(s.series.value(name).size() >= 2, qPrintable(id + QStringLiteral(": ") + name));
+        }
+      }
+    }
   }
 
   // Targets that cannot be written: one message naming the path, no file (not even a temporary
