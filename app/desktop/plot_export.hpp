@@ -6,8 +6,9 @@
 // VtkWidget's render window: the context scene's vtkChartXY items, their plots, axes and legends)
 // with a frozen copy of their data into a new off-screen VTK window of the requested size, with
 // fonts and line widths scaled to that size, and renders that (PNG) or writes it as SVG from the
-// layout VTK computed for it (axes, ticks, labels) and the data in double precision. Files are written to a temporary file and renamed over the target
-// (QSaveFile), so a failure leaves nothing behind.
+// layout VTK computed for it (axes, ticks, labels) and the data in double precision. Files are
+// written to a temporary file and renamed over the target (QSaveFile), so a failure leaves
+// nothing behind.
 
 #include <QDialog>
 #include <QObject>
