@@ -720,10 +720,16 @@ struct SceneView::Impl {
   }
 
   void extendTrail(const Eigen::Vector3d& p) {
+    if (addTrailPoint(p)) colourTrail();
+  }
+
+  // Appends p to the trail's ring (not yet recoloured); false when it is too close to the last.
+  bool addTrailPoint(const Eigen::Vector3d& p) {
+    if (!p.allFinite()) return false;
     if (trailHead >= 0) {
       Eigen::Vector3d last;
       trailPoints->GetPoint(trailHead, last.data());
-      if ((p - last).norm() < kTrailMinStep * L) return;
+      if ((p - last).norm() < kTrailMinStep * L) return false;
     }
     if (trailHead < 0) {
       // Park the unused slots on the first point: invisible either way, but they then add
@@ -734,6 +740,10 @@ struct SceneView::Impl {
     trailCount = std::min(trailCount + 1, kTrailCapacity);
     trailPoints->SetPoint(trailHead, p.data());
     trailPoints->Modified();
+    return true;
+  }
+
+  void colourTrail() {
     // Segment j joins j and j+1; it is as old as point j. Opacity falls off with age.
     for (int age = 0; age < kTrailCapacity; ++age) {
       const int j = (trailHead - age + kTrailCapacity) % kTrailCapacity;
@@ -1046,6 +1056,13 @@ void SceneView::setPoses(std::span<const Pose> poses, double time) {
   }
   if (std::isfinite(time)) d->ageMarks(time);
   d->renderer->ResetCameraClippingRange();
+}
+
+void SceneView::extendTrail(std::span<const Eigen::Vector3d> path) {
+  if (d->bodies.empty()) return;  // no scene: no trail
+  bool added = false;
+  for (const Eigen::Vector3d& p : path) added = d->addTrailPoint(p) || added;
+  if (added) d->colourTrail();  // once for the whole path: a recolour touches every segment
 }
 
 void SceneView::addImpact(const Eigen::Vector3d& point, double time) {

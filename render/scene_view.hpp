@@ -29,6 +29,11 @@ class SceneView {
   /// Moves the bodies (one pose per scene body), extends the trail of the tracked body and ages
   /// impact marks, all against simulated `time` (s) so recordings are true to the sim clock.
   void setPoses(std::span<const Pose> poses, double time);
+  /// Extends the tracked body's trail through `path` (world positions in m, oldest first): where
+  /// the body went since the previous setPoses(), so the trail follows the integrated path, not
+  /// the chords between displayed poses, at any speed. Call it before the setPoses() of the pose
+  /// that ends the path. Nothing is drawn or moved; non-finite points are skipped.
+  void extendTrail(std::span<const Eigen::Vector3d> path);
   /// A brief visual mark at a world point where an impact happened at simulated `time`.
   void addImpact(const Eigen::Vector3d& point, double time);
   /// Forgets trail and impact marks (on reset).

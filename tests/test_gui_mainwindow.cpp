@@ -454,6 +454,55 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(w->lastSnapshot()->t > 3.0);  // faster than real time
   }
 
+  // Issue 3 (trail at high speed): at max speed one snapshot spans thousands of steps; each
+  // carries the tracked body's positions since the previous one (at most kPathSamples, evenly
+  // spaced in steps). Replaying the scenario must pass through every one of them, in order.
+  void trailPathIsTheIntegratedPathAtMaxSpeed() {
+    auto w = openWindow(freshOptions(QString::fromStdString(firstSystem().info().id)));
+    QVERIFY(waitForTimeBeyond(*w, 0.05));
+    const auto generation = w->currentRun()->generation;
+    std::vector<ricochet::app::SnapshotPtr> shown;
+    connect(w.get(), &MainWindow::snapshotShown, this, [&] { shown.push_back(w->lastSnapshot()); });
+    w->speedCombo()->setCurrentIndex(w->speedCombo()->findText(QStringLiteral("max")));
+    QTest::qWait(800);
+    w->playAction()->trigger();  // pause: the snapshots end
+    QVERIFY(waitFor([&] { return !w->lastSnapshot()->running; }));
+    std::vector<Eigen::Vector3d> path;
+    std::int64_t lastStep = 0, widest = 0;
+    std::size_t fullest = 0;
+    std::int64_t previousStep = -1;
+    for (const auto& s : shown) {
+      if (s->generation != generation) continue;
+      QVERIFY2(s->path.size() <= std::size_t(ricochet::app::SimulationWorker::kPathSamples),
+               qPrintable(QString("%1 path samples").arg(s->path.size())));
+      if (previousStep >= 0) widest = std::max(widest, s->step - previousStep);
+      previousStep = s->step;
+      fullest = std::max(fullest, s->path.size());
+      path.insert(path.end(), s->path.begin(), s->path.end());
+      lastStep = s->step;
+    }
+    // Snapshots far apart in steps, each with a dense path (a straight chord otherwise).
+    QVERIFY2(widest > 1000, qPrintable(QString("at most %1 steps between snapshots").arg(widest)));
+    QVERIFY2(fullest >= std::size_t(ricochet::app::SimulationWorker::kPathSamples / 4),
+             qPrintable(QString("at most %1 path samples per snapshot").arg(fullest)));
+    auto created = ricochet::createSimulation(w->currentRun()->scenario);
+    QVERIFY(created.simulation);
+    ricochet::Simulation& sim = *created.simulation;
+    std::vector<ricochet::Pose> poses(w->currentRun()->scene.bodies.size());
+    const auto tracked = std::size_t(w->currentRun()->scene.trackedBody);
+    std::size_t matched = 0;
+    while (sim.step() < lastStep && matched < path.size()) {
+      QVERIFY(sim.advance(1, nullptr).ok());
+      sim.poses(poses);
+      if ((poses[tracked].position - path[matched]).norm() <= 1e-12 * (1.0 + path[matched].norm())) ++matched;
+    }
+    qInfo("%zu path samples in %zu snapshots (up to %zu per snapshot, up to %lld steps apart), "
+          "replayed over %lld steps", path.size(), shown.size(), fullest, (long long)widest,
+          (long long)lastStep);
+    QVERIFY2(matched == path.size(), qPrintable(QString("%1 of %2 path samples found on the replayed "
+                                                        "trajectory").arg(matched).arg(path.size())));
+  }
+
   void impactsAreCountedAndMarkedOnThePlots() {
     auto w = openWindow(freshOptions(QString::fromStdString(firstSystem().info().id)));
     w->speedCombo()->setCurrentIndex(w->speedCombo()->findText(QStringLiteral("max")));

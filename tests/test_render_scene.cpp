@@ -464,6 +464,61 @@ class TestRenderScene : public QObject {
     QVERIFY(redCentroid(f, &cx, &cy, &reds));
   }
 
+  void trailFollowsThePathBetweenPoses() {
+    // A snapshot at high speed spans a long stretch of the path: extendTrail() draws it through
+    // the positions in between (here half a circle of radius 1 m), not the chord from the last
+    // pose to this one.
+    SceneView& view = off_->scene();
+    auto frameOf = [&](bool withPath, bool trail) {
+      view.setScene(spatialScene(SphereShape{0.15}, false));
+      view.setFollow(false);
+      view.setTrailVisible(trail);
+      std::vector<Pose> poses{at(-1, 0, 0.5)};
+      view.setPoses(poses, 0.0);
+      std::vector<Eigen::Vector3d> path;
+      for (int i = 1; i < 200; ++i) {
+        const double a = M_PI * (1.0 - i / 200.0);
+        path.emplace_back(std::cos(a), std::sin(a), 0.5);
+      }
+      if (withPath) view.extendTrail(path);
+      poses[0] = at(1, 0, 0.5);
+      view.setPoses(poses, 1.0);
+      vtkCamera* camera = renderer_->GetActiveCamera();  // from above, the half circle in view
+      camera->SetParallelProjection(false);
+      camera->SetFocalPoint(0, 0.5, 0.5);
+      camera->SetPosition(0, 0.5, 5);
+      camera->SetViewUp(0, 1, 0);
+      camera->SetViewAngle(40);
+      renderer_->ResetCameraClippingRange();
+      return render();
+    };
+    const Frame none = frameOf(true, false);
+    const Frame arc = frameOf(true, true);
+    const Frame chord = frameOf(false, true);
+    // Largest colour change against the trail-less frame within 3 px of a world point's image.
+    auto trailAt = [&](const Frame& f, const Eigen::Vector3d& p) {
+      renderer_->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+      renderer_->WorldToDisplay();
+      double d[3];
+      renderer_->GetDisplayPoint(d);
+      const int cx = int(std::lround(d[0])), cy = kH - 1 - int(std::lround(d[1]));
+      int most = 0;
+      for (int y = std::max(0, cy - 3); y <= std::min(kH - 1, cy + 3); ++y) {
+        for (int x = std::max(0, cx - 3); x <= std::min(kW - 1, cx + 3); ++x) {
+          const unsigned char* a = f.px(x, y);
+          const unsigned char* b = none.px(x, y);
+          most = std::max(most, std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]));
+        }
+      }
+      return most;
+    };
+    const Eigen::Vector3d top(0, 1, 0.5), middle(0, 0, 0.5);
+    QVERIFY2(trailAt(arc, top) > 60, qPrintable(QString("arc top: %1").arg(trailAt(arc, top))));
+    QVERIFY2(trailAt(arc, middle) < 10, qPrintable(QString("chord middle: %1").arg(trailAt(arc, middle))));
+    QVERIFY2(trailAt(chord, middle) > 60, qPrintable(QString("chord: %1").arg(trailAt(chord, middle))));
+    QVERIFY2(trailAt(chord, top) < 10, qPrintable(QString("chord, arc top: %1").arg(trailAt(chord, top))));
+  }
+
   void setSceneTwiceLeavesNoStaleActors() {
     SceneView& view = off_->scene();
     const SceneSpec a = spatialScene(SphereShape{0.3});

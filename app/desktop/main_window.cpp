@@ -604,6 +604,7 @@ void MainWindow::onSnapshot(SnapshotPtr s) {
     return;
   }
   lastSnapshot_ = s;
+  scene_->view->extendTrail(s->path);  // the path since the last snapshot, then its end pose
   scene_->view->setPoses(s->poses, s->t);
   if (scene_->keptCamera) {
     scene_->renderer->GetActiveCamera()->DeepCopy(scene_->keptCamera);

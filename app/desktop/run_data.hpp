@@ -58,6 +58,10 @@ struct Snapshot {
   bool finished = false;  ///< stopped at t_end
   QString failure;        ///< non-empty when the integrator failed (the run is then paused)
   std::vector<Pose> poses;
+  /// Where the tracked body went since the previous snapshot (world positions, m, oldest first),
+  /// sampled evenly in steps and at most SimulationWorker::kPathSamples of them: the trail
+  /// follows the integrated path even when one snapshot spans thousands of steps.
+  std::vector<Eigen::Vector3d> path;
   std::vector<ImpactMark> newImpacts;  ///< since the previous snapshot (bounded)
   std::int64_t droppedImpacts = 0;     ///< impacts not flashed because too many arrived at once
   trace::PlotData plot;                ///< one series per RunInfo::series

@@ -89,6 +89,11 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   columnValues_.assign(columns.size(), 0.0);
   seriesValues_.assign(info->series.size(), 0.0);
   poses_.assign(info->scene.bodies.size(), Pose{});
+  const int bodies = int(info->scene.bodies.size());
+  tracked_ = bodies == 0 ? -1 : std::clamp(info->scene.trackedBody, 0, bodies - 1);
+  path_.clear();
+  path_.reserve(kPathSamples);
+  pathStride_ = pathCountdown_ = 1;
   markCount_ = markNext_ = 0;
   marksDropped_ = 0;
   finished_ = false;
@@ -215,7 +220,25 @@ bool SimulationWorker::stepAndRecord() {
     return false;
   }
   record();
+  if (--pathCountdown_ <= 0) samplePath();
   return true;
+}
+
+void SimulationWorker::samplePath() {
+  pathCountdown_ = pathStride_;
+  if (tracked_ < 0) return;
+  if (int(path_.size()) == kPathSamples) {
+    // Full: keep the samples at even multiples of the stride (the newest included) and sample
+    // half as often. This step lies one old stride past the newest kept sample, so the next
+    // sample on the new grid is one old stride away; this one is not taken.
+    for (int i = 0; i < kPathSamples / 2; ++i) path_[std::size_t(i)] = path_[std::size_t(2 * i + 1)];
+    path_.resize(kPathSamples / 2);
+    pathCountdown_ = pathStride_;
+    pathStride_ *= 2;
+    return;
+  }
+  sim_->poses(poses_);
+  path_.push_back(poses_[std::size_t(tracked_)].position);
 }
 
 void SimulationWorker::integrateChunk() {
@@ -308,6 +331,14 @@ void SimulationWorker::emitSnapshot(bool forced) {
   s->failure = failure_;
   sim_->poses(poses_);
   s->poses = poses_;
+  s->path = path_;
+  // Sample more densely again when the snapshots come more often than the stride needs (e.g.
+  // after a switch from max speed to 1x): aim at a quarter to a whole buffer per snapshot.
+  if (pathStride_ > 1 && int(path_.size()) < kPathSamples / 4) {
+    pathStride_ /= 2;
+    pathCountdown_ = std::min(pathCountdown_, pathStride_);
+  }
+  path_.clear();
   s->newImpacts.reserve(std::size_t(markCount_));
   for (int i = 0; i < markCount_; ++i) {
     const int idx = (markNext_ - markCount_ + i + kImpactMarks) % kImpactMarks;

@@ -31,6 +31,8 @@ class SimulationWorker : public QObject, private ImpactSink {
   ~SimulationWorker() override;
 
   static constexpr double kMaxSpeed = 0.0;  ///< speed value meaning "as fast as possible"
+  /// Most trail positions one snapshot carries (Snapshot::path).
+  static constexpr int kPathSamples = 256;
 
   // Control, called in the worker thread (WorkerHost posts them):
   /// Creates a simulation for `scenario`. On success it replaces the running one (new
@@ -64,6 +66,7 @@ class SimulationWorker : public QObject, private ImpactSink {
   void integrateChunk();
   bool stepAndRecord();  // one step + decimator feed; false on failure (run paused)
   void record();
+  void samplePath();
   void emitSnapshot(bool forced);
   void scheduleTick(int ms);
   void restartClock();
@@ -77,6 +80,12 @@ class SimulationWorker : public QObject, private ImpactSink {
   std::vector<double> seriesValues_;  // one value per RunInfo::series
   std::vector<int> seriesColumn_;     // column index feeding each series, -1 for computed ones
   std::vector<Pose> poses_;
+  // The tracked body's path since the last snapshot: a sample every pathStride_ steps; when the
+  // buffer fills, every other sample goes and the stride doubles (still evenly spaced in time).
+  std::vector<Eigen::Vector3d> path_;
+  int tracked_ = -1;  // scene body whose path is sampled (-1: none)
+  std::int64_t pathStride_ = 1;
+  std::int64_t pathCountdown_ = 1;
   double energyInitial_ = 0.0;
   double errorScale_ = 1.0;  // 1/|E0| (1 when E0 == 0)
   double lastError_ = 0.0;
