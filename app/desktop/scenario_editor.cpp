@@ -39,10 +39,9 @@ QLabel* messageLabel() {
 }
 
 void clearLayout(QWidget* host) {
-  // Deletes the previous form (widgets and layout) of a host widget.
-  for (QObject* child : host->children()) {
-    if (child->isWidgetType()) delete child;
-  }
+  // Deletes the previous form (widgets and layout) of a host widget. findChildren returns a copy:
+  // iterating host->children() itself while deleting read freed memory (each delete edits it).
+  qDeleteAll(host->findChildren<QWidget*>(Qt::FindDirectChildrenOnly));
   delete host->layout();
 }
 }  // namespace
