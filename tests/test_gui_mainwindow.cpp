@@ -471,6 +471,7 @@ class TestGuiMainWindow : public QObject {
     std::int64_t lastStep = 0, widest = 0;
     std::size_t fullest = 0;
     std::int64_t previousStep = -1;
+    std::vector<std::pair<std::size_t, std::int64_t>> pathEnds;  // (end index in path, snapshot step)
     for (const auto& s : shown) {
       if (s->generation != generation) continue;
       QVERIFY2(s->path.size() <= std::size_t(ricochet::app::SimulationWorker::kPathSamples),
@@ -479,11 +480,13 @@ class TestGuiMainWindow : public QObject {
       previousStep = s->step;
       fullest = std::max(fullest, s->path.size());
       path.insert(path.end(), s->path.begin(), s->path.end());
+      pathEnds.emplace_back(path.size(), s->step);
       lastStep = s->step;
     }
     // Snapshots far apart in steps, each with a dense path (a straight chord otherwise).
     QVERIFY2(widest > 1000, qPrintable(QString("at most %1 steps between snapshots").arg(widest)));
-    QVERIFY2(fullest >= std::size_t(ricochet::app::SimulationWorker::kPathSamples / 4),
+    QVERIFY2(fullest >= std::size_t(ricochet::app::SimulationWorker::kPathRecent +
+                                    ricochet::app::SimulationWorker::kPathHistory / 4),
              qPrintable(QString("at most %1 path samples per snapshot").arg(fullest)));
     auto created = ricochet::createSimulation(w->currentRun()->scenario);
     QVERIFY(created.simulation);
@@ -491,16 +494,35 @@ class TestGuiMainWindow : public QObject {
     std::vector<ricochet::Pose> poses(w->currentRun()->scene.bodies.size());
     const auto tracked = std::size_t(w->currentRun()->scene.trackedBody);
     std::size_t matched = 0;
+    std::vector<std::int64_t> matchedStep;  // the step each path sample was found at
     while (sim.step() < lastStep && matched < path.size()) {
       QVERIFY(sim.advance(1, nullptr).ok());
       sim.poses(poses);
-      if ((poses[tracked].position - path[matched]).norm() <= 1e-12 * (1.0 + path[matched].norm())) ++matched;
+      if ((poses[tracked].position - path[matched]).norm() <= 1e-12 * (1.0 + path[matched].norm())) {
+        ++matched;
+        matchedStep.push_back(sim.step());
+      }
     }
     qInfo("%zu path samples in %zu snapshots (up to %zu per snapshot, up to %lld steps apart), "
           "replayed over %lld steps", path.size(), shown.size(), fullest, (long long)widest,
           (long long)lastStep);
     QVERIFY2(matched == path.size(), qPrintable(QString("%1 of %2 path samples found on the replayed "
                                                         "trajectory").arg(matched).arg(path.size())));
+    // Just behind the body the trail is exact: a full snapshot ends with its last kPathRecent
+    // steps, every one of them, up to the snapshot's own step.
+    const std::size_t recent = std::size_t(ricochet::app::SimulationWorker::kPathRecent);
+    int fullSnapshots = 0;
+    std::size_t begin = 0;
+    for (const auto& [end, step] : pathEnds) {
+      if (end - begin >= recent + 1) {
+        ++fullSnapshots;
+        for (std::size_t k = 0; k < recent; ++k) {
+          QCOMPARE(matchedStep[end - 1 - k], step - std::int64_t(k));
+        }
+      }
+      begin = end;
+    }
+    QVERIFY(fullSnapshots >= 1);
   }
 
   void impactsAreCountedAndMarkedOnThePlots() {

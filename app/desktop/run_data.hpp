@@ -59,8 +59,9 @@ struct Snapshot {
   QString failure;        ///< non-empty when the integrator failed (the run is then paused)
   std::vector<Pose> poses;
   /// Where the tracked body went since the previous snapshot (world positions, m, oldest first),
-  /// sampled evenly in steps and at most SimulationWorker::kPathSamples of them: the trail
-  /// follows the integrated path even when one snapshot spans thousands of steps.
+  /// at most SimulationWorker::kPathSamples of them: samples spread evenly over the steps, then
+  /// every one of the last kPathRecent steps. The trail follows the integrated path even when one
+  /// snapshot spans thousands of steps, exactly so just behind the body.
   std::vector<Eigen::Vector3d> path;
   std::vector<ImpactMark> newImpacts;  ///< since the previous snapshot (bounded)
   std::int64_t droppedImpacts = 0;     ///< impacts not flashed because too many arrived at once

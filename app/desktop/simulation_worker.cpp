@@ -92,7 +92,10 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   const int bodies = int(info->scene.bodies.size());
   tracked_ = bodies == 0 ? -1 : std::clamp(info->scene.trackedBody, 0, bodies - 1);
   path_.clear();
-  path_.reserve(kPathSamples);
+  path_.reserve(kPathHistory);
+  pathStep_.clear();
+  pathStep_.reserve(kPathHistory);
+  recentCount_ = recentNext_ = 0;
   pathStride_ = pathCountdown_ = 1;
   markCount_ = markNext_ = 0;
   marksDropped_ = 0;
@@ -220,25 +223,34 @@ bool SimulationWorker::stepAndRecord() {
     return false;
   }
   record();
-  if (--pathCountdown_ <= 0) samplePath();
+  trackPath();
   return true;
 }
 
-void SimulationWorker::samplePath() {
-  pathCountdown_ = pathStride_;
+void SimulationWorker::trackPath() {
   if (tracked_ < 0) return;
-  if (int(path_.size()) == kPathSamples) {
+  sim_->poses(poses_);
+  const Eigen::Vector3d& p = poses_[std::size_t(tracked_)].position;
+  recent_[std::size_t(recentNext_)] = p;
+  recentNext_ = (recentNext_ + 1) % kPathRecent;
+  recentCount_ = std::min(recentCount_ + 1, kPathRecent);
+  if (--pathCountdown_ > 0) return;
+  pathCountdown_ = pathStride_;
+  if (int(path_.size()) == kPathHistory) {
     // Full: keep the samples at even multiples of the stride (the newest included) and sample
     // half as often. This step lies one old stride past the newest kept sample, so the next
     // sample on the new grid is one old stride away; this one is not taken.
-    for (int i = 0; i < kPathSamples / 2; ++i) path_[std::size_t(i)] = path_[std::size_t(2 * i + 1)];
-    path_.resize(kPathSamples / 2);
-    pathCountdown_ = pathStride_;
+    for (std::size_t i = 0; i < std::size_t(kPathHistory / 2); ++i) {
+      path_[i] = path_[2 * i + 1];
+      pathStep_[i] = pathStep_[2 * i + 1];
+    }
+    path_.resize(kPathHistory / 2);
+    pathStep_.resize(kPathHistory / 2);
     pathStride_ *= 2;
     return;
   }
-  sim_->poses(poses_);
-  path_.push_back(poses_[std::size_t(tracked_)].position);
+  path_.push_back(p);
+  pathStep_.push_back(sim_->step());
 }
 
 void SimulationWorker::integrateChunk() {
@@ -331,14 +343,22 @@ void SimulationWorker::emitSnapshot(bool forced) {
   s->failure = failure_;
   sim_->poses(poses_);
   s->poses = poses_;
-  s->path = path_;
+  // The history up to where the recent ring starts, then the ring (oldest first).
+  const std::int64_t recentFirst = sim_->step() - recentCount_ + 1;
+  s->path.reserve(path_.size() + std::size_t(recentCount_));
+  for (std::size_t i = 0; i < path_.size() && pathStep_[i] < recentFirst; ++i) s->path.push_back(path_[i]);
+  for (int k = 0; k < recentCount_; ++k) {
+    s->path.push_back(recent_[std::size_t((recentNext_ - recentCount_ + k + kPathRecent) % kPathRecent)]);
+  }
   // Sample more densely again when the snapshots come more often than the stride needs (e.g.
   // after a switch from max speed to 1x): aim at a quarter to a whole buffer per snapshot.
-  if (pathStride_ > 1 && int(path_.size()) < kPathSamples / 4) {
+  if (pathStride_ > 1 && int(path_.size()) < kPathHistory / 4) {
     pathStride_ /= 2;
     pathCountdown_ = std::min(pathCountdown_, pathStride_);
   }
   path_.clear();
+  pathStep_.clear();
+  recentCount_ = 0;
   s->newImpacts.reserve(std::size_t(markCount_));
   for (int i = 0; i < markCount_; ++i) {
     const int idx = (markNext_ - markCount_ + i + kImpactMarks) % kImpactMarks;

@@ -31,8 +31,11 @@ class SimulationWorker : public QObject, private ImpactSink {
   ~SimulationWorker() override;
 
   static constexpr double kMaxSpeed = 0.0;  ///< speed value meaning "as fast as possible"
-  /// Most trail positions one snapshot carries (Snapshot::path).
-  static constexpr int kPathSamples = 256;
+  /// Trail positions one snapshot carries (Snapshot::path): at most kPathHistory samples spread
+  /// evenly over the steps since the previous snapshot, then the last kPathRecent steps each.
+  static constexpr int kPathHistory = 256;
+  static constexpr int kPathRecent = 256;
+  static constexpr int kPathSamples = kPathHistory + kPathRecent;  ///< the most per snapshot
 
   // Control, called in the worker thread (WorkerHost posts them):
   /// Creates a simulation for `scenario`. On success it replaces the running one (new
@@ -66,7 +69,7 @@ class SimulationWorker : public QObject, private ImpactSink {
   void integrateChunk();
   bool stepAndRecord();  // one step + decimator feed; false on failure (run paused)
   void record();
-  void samplePath();
+  void trackPath();  // after each step: the recent ring and, every pathStride_ steps, the history
   void emitSnapshot(bool forced);
   void scheduleTick(int ms);
   void restartClock();
@@ -80,9 +83,15 @@ class SimulationWorker : public QObject, private ImpactSink {
   std::vector<double> seriesValues_;  // one value per RunInfo::series
   std::vector<int> seriesColumn_;     // column index feeding each series, -1 for computed ones
   std::vector<Pose> poses_;
-  // The tracked body's path since the last snapshot: a sample every pathStride_ steps; when the
-  // buffer fills, every other sample goes and the stride doubles (still evenly spaced in time).
+  // The tracked body's path since the last snapshot. History: a sample every pathStride_ steps
+  // (step index in pathStep_); when it fills, every other sample goes and the stride doubles.
+  // Recent: a ring of the last kPathRecent steps, so that at max speed the trail just behind the
+  // body is the integrated path (a history sample every few hundred steps aliases a bounce
+  // into a straight line).
   std::vector<Eigen::Vector3d> path_;
+  std::vector<std::int64_t> pathStep_;
+  std::array<Eigen::Vector3d, kPathRecent> recent_{};
+  int recentCount_ = 0, recentNext_ = 0;
   int tracked_ = -1;  // scene body whose path is sampled (-1: none)
   std::int64_t pathStride_ = 1;
   std::int64_t pathCountdown_ = 1;
