@@ -37,10 +37,6 @@ namespace {
 const QString kDirKey = QStringLiteral("export/animationDirectory");
 constexpr int kKillAfterMs = 5000;  // SIGTERM grace period before SIGKILL
 
-struct SizePreset {
-  const char* label;
-  int width, height;
-};
 constexpr SizePreset kSizes[] = {{"640 \u00d7 360", 640, 360},
                                  {"854 \u00d7 480", 854, 480},
                                  {"1280 \u00d7 720 (HD)", 1280, 720},
@@ -279,23 +275,7 @@ AnimationExportDialog::AnimationExportDialog(const Scenario& scenario, double cu
   pathRow->addWidget(path_, 1);
   pathRow->addWidget(browse);
 
-  size_ = new QComboBox;
-  for (const SizePreset& s : kSizes) size_->addItem(QString::fromUtf8(s.label), QSize(s.width, s.height));
-  size_->addItem(tr("Custom"), QSize());
-  width_ = new QSpinBox;
-  height_ = new QSpinBox;
-  for (QSpinBox* b : {width_, height_}) {
-    b->setRange(16, 8192);
-    b->setSuffix(tr(" px"));
-  }
-  auto* sizeRow = new QHBoxLayout;
-  sizeRow->addWidget(size_, 1);
-  sizeRow->addWidget(width_);
-  sizeRow->addWidget(new QLabel(QStringLiteral("\u00d7")));
-  sizeRow->addWidget(height_);
-  size_->setCurrentIndex(2);  // 1280 x 720
-  connect(size_, &QComboBox::currentIndexChanged, this, &AnimationExportDialog::onSizeChanged);
-  onSizeChanged();
+  size_ = new SizePicker(kSizes, 2, 16, 8192);  // 1280 x 720
 
   fps_ = new QSpinBox;
   fps_->setRange(1, 240);
@@ -334,7 +314,7 @@ AnimationExportDialog::AnimationExportDialog(const Scenario& scenario, double cu
   auto* form = new QFormLayout;
   form->addRow(tr("Format:"), format_);
   form->addRow(tr("File:"), pathRow);
-  form->addRow(tr("Size:"), sizeRow);
+  form->addRow(tr("Size:"), size_);
   form->addRow(tr("Frame rate:"), fps_);
   form->addRow(tr("Duration:"), durationRow);
   form->addRow(tr("Speed:"), speed_);
@@ -365,7 +345,8 @@ AnimationExportDialog::AnimationExportDialog(const Scenario& scenario, double cu
   layout->addWidget(buttons);
 
   connect(format_, &QComboBox::currentIndexChanged, this, &AnimationExportDialog::onFormatChanged);
-  for (QSpinBox* b : {fps_, width_, height_}) connect(b, &QSpinBox::valueChanged, this, &AnimationExportDialog::updateInfo);
+  connect(fps_, &QSpinBox::valueChanged, this, &AnimationExportDialog::updateInfo);
+  connect(size_, &SizePicker::changed, this, &AnimationExportDialog::updateInfo);
   for (QDoubleSpinBox* b : {duration_, speed_}) {
     connect(b, &QDoubleSpinBox::valueChanged, this, &AnimationExportDialog::updateInfo);
   }
@@ -395,23 +376,12 @@ void AnimationExportDialog::onFormatChanged() {
   updateInfo();
 }
 
-void AnimationExportDialog::onSizeChanged() {
-  const QSize s = size_->currentData().toSize();
-  const bool custom = !s.isValid();
-  width_->setEnabled(custom);
-  height_->setEnabled(custom);
-  if (!custom) {
-    width_->setValue(s.width());
-    height_->setValue(s.height());
-  }
-}
-
 AnimationRequest AnimationExportDialog::request(QString* error) const {
   AnimationRequest r;
   r.scenario = scenario_;
   r.output = path_->text().trimmed();
-  r.width = width_->value();
-  r.height = height_->value();
+  r.width = size_->value().width();
+  r.height = size_->value().height();
   r.fps = fps_->value();
   r.duration = duration_->value();
   r.speed = speed_->value();

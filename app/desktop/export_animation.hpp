@@ -11,6 +11,7 @@
 // failure shows the command's stderr verbatim.
 
 #include "core/model/system.hpp"
+#include "app/desktop/size_picker.hpp"
 
 #include <QDialog>
 #include <QElapsedTimer>
@@ -139,9 +140,9 @@ class AnimationExportDialog : public QDialog {
   // The fields, for tests.
   QComboBox* formatCombo() const { return format_; }
   QLineEdit* pathEdit() const { return path_; }
-  QComboBox* sizeCombo() const { return size_; }
-  QSpinBox* widthSpin() const { return width_; }
-  QSpinBox* heightSpin() const { return height_; }
+  QComboBox* sizeCombo() const { return size_->combo(); }
+  QSpinBox* widthSpin() const { return size_->widthSpin(); }
+  QSpinBox* heightSpin() const { return size_->heightSpin(); }
   QSpinBox* fpsSpin() const { return fps_; }
   QDoubleSpinBox* durationSpin() const { return duration_; }
   QDoubleSpinBox* speedSpin() const { return speed_; }
@@ -151,14 +152,11 @@ class AnimationExportDialog : public QDialog {
 
  private:
   void onFormatChanged();
-  void onSizeChanged();
   void updateInfo();
   Scenario scenario_;
   QComboBox* format_ = nullptr;
   QLineEdit* path_ = nullptr;
-  QComboBox* size_ = nullptr;
-  QSpinBox* width_ = nullptr;
-  QSpinBox* height_ = nullptr;
+  SizePicker* size_ = nullptr;
   QSpinBox* fps_ = nullptr;
   QDoubleSpinBox* duration_ = nullptr;
   QDoubleSpinBox* speed_ = nullptr;

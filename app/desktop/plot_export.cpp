@@ -70,10 +70,6 @@ const QString kDirKey = QStringLiteral("export/plotDirectory");
 constexpr int kMinSide = 64;
 constexpr int kMaxSide = 8192;
 
-struct SizePreset {
-  const char* label;
-  int width, height;
-};
 constexpr SizePreset kSizes[] = {{"1600 \u00d7 1000", 1600, 1000},
                                  {"1200 \u00d7 900", 1200, 900},
                                  {"2400 \u00d7 1500", 2400, 1500},
@@ -659,23 +655,7 @@ PlotExportDialog::PlotExportDialog(const QString& directory, const QString& base
   pathRow->addWidget(path_, 1);
   pathRow->addWidget(browse);
 
-  size_ = new QComboBox;
-  for (const SizePreset& s : kSizes) size_->addItem(QString::fromUtf8(s.label), QSize(s.width, s.height));
-  size_->addItem(tr("Custom"), QSize());
-  width_ = new QSpinBox;
-  height_ = new QSpinBox;
-  for (QSpinBox* b : {width_, height_}) {
-    b->setRange(kMinSide, kMaxSide);
-    b->setSuffix(tr(" px"));
-  }
-  auto* sizeRow = new QHBoxLayout;
-  sizeRow->addWidget(size_, 1);
-  sizeRow->addWidget(width_);
-  sizeRow->addWidget(new QLabel(QStringLiteral("\u00d7")));
-  sizeRow->addWidget(height_);
-  connect(size_, &QComboBox::currentIndexChanged, this, &PlotExportDialog::onSizeChanged);
-  size_->setCurrentIndex(0);  // 1600 x 1000
-  onSizeChanged();
+  size_ = new SizePicker(kSizes, 0, kMinSide, kMaxSide);  // 1600 x 1000
 
   charts_ = new QComboBox;
   charts_->addItem(tr("All plots (stacked)"), int(PlotSelection::All));
@@ -694,7 +674,7 @@ PlotExportDialog::PlotExportDialog(const QString& directory, const QString& base
   auto* form = new QFormLayout;
   form->addRow(tr("Format:"), format_);
   form->addRow(tr("File:"), pathRow);
-  form->addRow(tr("Size:"), sizeRow);
+  form->addRow(tr("Size:"), size_);
   form->addRow(tr("Plots:"), charts_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
@@ -721,22 +701,11 @@ void PlotExportDialog::onFormatChanged() {
   }
 }
 
-void PlotExportDialog::onSizeChanged() {
-  const QSize s = size_->currentData().toSize();
-  const bool custom = !s.isValid();
-  width_->setEnabled(custom);
-  height_->setEnabled(custom);
-  if (!custom) {
-    width_->setValue(s.width());
-    height_->setValue(s.height());
-  }
-}
-
 PlotExportRequest PlotExportDialog::request(QString* error) const {
   PlotExportRequest r;
   r.format = format();
   r.output = path_->text().trimmed();
-  r.size = QSize(width_->value(), height_->value());
+  r.size = size_->value();
   r.charts = PlotSelection(charts_->currentData().toInt());
   if (error) {
     error->clear();

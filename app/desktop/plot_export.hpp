@@ -10,6 +10,8 @@
 // written to a temporary file and renamed over the target (QSaveFile), so a failure leaves
 // nothing behind.
 
+#include "app/desktop/size_picker.hpp"
+
 #include <QDialog>
 #include <QObject>
 #include <QPointer>
@@ -59,9 +61,9 @@ class PlotExportDialog : public QDialog {
   // The fields, for tests.
   QComboBox* formatCombo() const { return format_; }
   QLineEdit* pathEdit() const { return path_; }
-  QComboBox* sizeCombo() const { return size_; }
-  QSpinBox* widthSpin() const { return width_; }
-  QSpinBox* heightSpin() const { return height_; }
+  QComboBox* sizeCombo() const { return size_->combo(); }
+  QSpinBox* widthSpin() const { return size_->widthSpin(); }
+  QSpinBox* heightSpin() const { return size_->heightSpin(); }
   QComboBox* chartsCombo() const { return charts_; }
   QLabel* errorLabel() const { return error_; }
 
@@ -69,12 +71,9 @@ class PlotExportDialog : public QDialog {
 
  private:
   void onFormatChanged();
-  void onSizeChanged();
   QComboBox* format_ = nullptr;
   QLineEdit* path_ = nullptr;
-  QComboBox* size_ = nullptr;
-  QSpinBox* width_ = nullptr;
-  QSpinBox* height_ = nullptr;
+  SizePicker* size_ = nullptr;
   QComboBox* charts_ = nullptr;
   QLabel* error_ = nullptr;
 };
