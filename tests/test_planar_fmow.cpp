@@ -588,6 +588,39 @@ class TestPlanarFmow : public QObject {
     QVERIFY(std::fabs(star.gap(0, path.position(c.s))) <= 1e-15);
   }
 
+  // The curvature test (crossing.hpp, step 1) is sound and sharp. Sound: whenever gapClear
+  // accepts (G(0), G(1), kappa), every G with G'' <= kappa through those ends stays >= 0. The
+  // extreme case is the parabola with G'' = kappa, checked on a fine grid. Sharp: when it refuses
+  // with both ends >= 0, that parabola does dip below zero. It accepts the step after an impact
+  // (G(0) = 0, G(1) >= kappa/2), which the min(G(0), G(1)) >= kappa/8 test alone sent to sampling.
+  void curvatureTestIsSoundAndSharp() {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    int accepted = 0, refused = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+      const double kappa = 4.0 * u(rng);
+      const double g0 = trial % 3 == 0 ? 0.0 : kappa * u(rng);  // a third start in contact
+      const double g1 = kappa * u(rng);
+      double minimum = std::min(g0, g1);  // of (1-s) g0 + s g1 - kappa s (1-s)/2 on [0, 1]
+      for (int i = 1; i < 4000; ++i) {
+        const double x = i / 4000.0;
+        minimum = std::min(minimum, (1 - x) * g0 + x * g1 - 0.5 * kappa * x * (1 - x));
+      }
+      if (gapClear(g0, g1, kappa)) {
+        ++accepted;
+        QVERIFY2(minimum >= -1e-15 * kappa, qPrintable(QString("accepted g0 %1 g1 %2 kappa %3: min %4")
+                                                           .arg(g0).arg(g1).arg(kappa).arg(minimum)));
+      } else {
+        ++refused;
+        QVERIFY2(minimum < 1e-9 * kappa, qPrintable(QString("refused g0 %1 g1 %2 kappa %3: min %4")
+                                                        .arg(g0).arg(g1).arg(kappa).arg(minimum)));
+      }
+    }
+    QVERIFY(accepted > 1000 && refused > 1000);
+    QVERIFY(gapClear(0.0, 0.5, 1.0) && !gapClear(0.0, 0.49, 1.0));  // leaving contact: G(1) >= kappa/2
+    QVERIFY(!gapClear(-1e-300, 1.0, 0.0) && gapClear(0.0, 0.0, -1.0));
+  }
+
   // P12, alpha -> 1: an impact at the very end of a step (particle released at rest from
   // y0 = g h^2 / 2 lands at t = h): the remainder is below 1e-12 h, the step ends at the impact
   // point with the rebound momentum, and H changes by (h^2/8) m g^2 (1 - 2 alpha) ~ -(h^2/8) m g^2.

@@ -61,8 +61,17 @@ double gapRoundoff(const Model& model, int j, const typename Model::Vec& q) {
 }
 
 /// Step 1 of the rule for one gap: G(0), G(1) and the bound of G'' prove G >= 0 on [0, 1].
+/// G stays above L(s) = (1-s) G(0) + s G(1) - k s(1-s)/2 (k = max(kappa, 0)), whose minimum is
+/// at least min(G(0), G(1)) - k/8: the quick test. When that fails, the exact minimum of the
+/// parabola L decides. This clears the step after an impact, which starts in contact
+/// (G(0) ~ 0) and ends with G(1) >= k/2, without sub-sampling it.
 inline bool gapClear(double g0, double g1, double curvature) {
-  return g0 >= 0.0 && g1 >= 0.0 && std::min(g0, g1) >= 0.125 * std::max(curvature, 0.0);
+  if (!(g0 >= 0.0 && g1 >= 0.0)) return false;
+  const double k = std::max(curvature, 0.0);
+  if (std::min(g0, g1) >= 0.125 * k) return true;
+  const double slope = g1 - g0 - 0.5 * k;  // L'(0); L'' = k > 0 here
+  if (slope >= 0.0 || -slope >= k) return true;  // minimum at an end, both >= 0
+  return g0 * (2.0 * k) >= slope * slope;        // L(s*) = g0 - slope^2/(2k) at s* = -slope/k
 }
 /// Step 1 for all gaps at once: true when no gap can cross on [0, 1], so no sampling is needed.
 /// Inline so that the smooth step stays a handful of instructions.
