@@ -796,6 +796,7 @@ VideoResult exportVideo(Simulation& simulation, const Scenario& scenario, const 
   // between cancel checks.
   constexpr std::int64_t kTrailSamples = 8;
   constexpr std::int64_t kChunk = 4096;
+  double lastFrameTime = 0.0;  // progress reports the time of the last frame encoded
   for (std::int64_t k = 0; k < r.framesTotal; ++k) {
     const std::int64_t target = videoFrameStep(k, o.fps, o.speed, h);
     const std::int64_t piece =
@@ -806,7 +807,7 @@ VideoResult exportVideo(Simulation& simulation, const Scenario& scenario, const 
         return integratorFailed(k, a.status, simulation.step() + 1, a.message.empty() ? toString(a.status) : a.message);
       }
       if (simulation.step() < target) {
-        if (o.progress && !o.progress(k, r.framesTotal, simulation.time())) {
+        if (o.progress && !o.progress(k, r.framesTotal, lastFrameTime)) {
           encoder->abort();
           return finishWith(VideoOutcome::Cancelled, "cancelled at frame " + std::to_string(k) + " of " +
                                                          std::to_string(r.framesTotal) + "; no file written");
@@ -834,6 +835,7 @@ VideoResult exportVideo(Simulation& simulation, const Scenario& scenario, const 
       return finishWith(VideoOutcome::ExportFailed, e + "; no file written");
     }
     r.framesWritten = k + 1;  // handed to the encoder
+    lastFrameTime = t;
     if (o.progress && !o.progress(k + 1, r.framesTotal, t)) {
       encoder->abort();
       return finishWith(VideoOutcome::Cancelled, "cancelled after frame " + std::to_string(k + 1) + " of " +

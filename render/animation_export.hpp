@@ -78,7 +78,8 @@ struct VideoOptions {
   std::string ffmpeg = "ffmpeg";  ///< program for MP4/GIF: a name looked up on PATH, or a path
   /// Called after every frame handed to the encoder and between the pieces of stepping towards
   /// the next one (at most 4096 steps apart), from the calling thread; return false to cancel
-  /// (then no file is left behind).
+  /// (then no file is left behind). simTime is the simulated time (s) of the last frame encoded
+  /// (0 before the first), also between frames.
   std::function<bool(std::int64_t framesDone, std::int64_t framesTotal, double simTime)> progress;
 };
 

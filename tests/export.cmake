@@ -11,6 +11,6 @@ if(RICOCHET_BUILD_GUI)
   # ricochet-cli video end to end with ffprobe (needs X: ./test.sh runs it under xvfb-run).
   find_package(X11 REQUIRED)
   ricochet_add_test(NAME test_export_video SOURCES test_export_video.cpp LABELS gui
-    LIBS Qt6::Gui X11::X11 TIMEOUT 600)
+    LIBS Qt6::Gui X11::X11 ricochet_export TIMEOUT 600)
   add_dependencies(test_export_video ricochet-cli)
 endif()

@@ -9,6 +9,7 @@
 
 #include "core/io/scenario_io.hpp"
 #include "core/model/registry.hpp"
+#include "render/animation_export.hpp"
 
 #include <QtTest>
 
@@ -234,6 +235,44 @@ class TestExportVideo : public QObject {
     }
     QCOMPARE(progress.back().done, qint64(28));
     QVERIFY2(r.out.contains("t = 0 .. 1.93 s"), qPrintable(r.out.right(300)));  // round(27/14/0.01) = 193
+  }
+
+  // The progress callback's time is that of the last frame encoded, between frames too: the
+  // CLI prints whichever call its 10-per-second throttle lets through as 'progress DONE TOTAL T',
+  // and the test above once caught an in-between call's time there (flaky under load). Every
+  // call is checked here, at a speed-up that makes each frame span 40 steps (in 8 pieces).
+  void progressCarriesTheLastFrameTimeBetweenFrames() {
+    const Scenario scenario = defaultScenario(*findSystem("particle-floor"));
+    CreateResult created = createSimulation(scenario);
+    QVERIFY(created.simulation);
+    const QString dir = freshDir();
+    render::VideoOptions o;
+    o.output = (dir + "/f_%03d.png").toStdString();
+    o.format = render::VideoFormat::PngSequence;
+    o.width = 64;
+    o.height = 48;
+    o.fps = 10.0;
+    o.speed = 4.0;
+    o.duration = 2.0;
+    int calls = 0, between = 0;
+    std::int64_t previousDone = -1;
+    QString wrong;
+    o.progress = [&](std::int64_t done, std::int64_t total, double t) {
+      ++calls;
+      if (done == previousDone) ++between;
+      previousDone = done;
+      const double expected =
+          done == 0 ? 0.0 : double(render::videoFrameStep(done - 1, o.fps, o.speed, 0.01)) * 0.01;
+      if (wrong.isEmpty() && (total != 5 || std::fabs(t - expected) > 1e-12)) {
+        wrong = QStringLiteral("done %1 of %2: t = %3, expected %4").arg(done).arg(total).arg(t).arg(expected);
+      }
+      return true;
+    };
+    const render::VideoResult r = render::exportVideo(*created.simulation, scenario, o);
+    QVERIFY2(r.ok(), r.message.c_str());
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+    QCOMPARE(r.framesWritten, std::int64_t(5));
+    QVERIFY2(between >= 20, qPrintable(QStringLiteral("%1 calls, %2 between frames").arg(calls).arg(between)));
   }
 
   void ogvWithoutFfmpegAndMp4GifRefused() {
