@@ -479,6 +479,85 @@ class TestSe3Impacts : public QObject {
     QCOMPARE(sim0->step(), std::int64_t(260));
   }
 
+  // A cube landing flat (no spin, R = I): four corners touch at once. The first impulse goes to
+  // one corner (ties go to the first vertex listed). Right after it that corner is still the
+  // lowest point, by round-off, but separates, while the diagonal one goes down: Brent falls back
+  // to bisection, which finds no admissible midpoint and ends at alpha = 0 on the post-jump state.
+  // The jump formula at that lowest point gives lambda < 0 (pulls the body into the plane and
+  // undoes the previous jump), and the step used to loop until the Zeno guard tripped. The
+  // impulse must go to the corner that crosses the plane instead. Corners 0, 3, 0 get 8.1, 16.2,
+  // 8.1 kg m/s: 2 m |v| in total, with opposite moments, so the cube bounces straight up without
+  // spin, as a simultaneous impulse on the four corners would.
+  void flatLandingNeverAppliesASeparatingJump() {
+    for (const char* integrator : kIntegrators) {
+      Setup setup = makeSetup(scenarioFor("cube-plane", integrator));
+      setup.initial.Pi.setZero();
+      const Run run = runStepper(setup, 400);
+      QCOMPARE(run.status, StepStatus::Ok);
+      QCOMPARE(int(run.impacts.size()), 3);
+      const std::int64_t k = run.impacts.front().step;
+      QCOMPARE(run.impacts.back().step, k);  // one landing step
+      int separatingLowest = 0;
+      for (const Impact& i : run.impacts) {
+        const ImpactEvent& e = i.event;
+        QVERIFY(e.jump.lambda > 0.0 && e.jump.vnBefore < 0.0);
+        QVERIFY(std::fabs(e.jump.vnAfter + e.jump.vnBefore) <= 1e-14 * std::fabs(e.jump.vnBefore));
+        QVERIFY(e.phi > 0.0 && e.phi <= 1e-14);
+        const double eb = totalEnergy(setup.model, e.before);
+        QVERIFY(std::fabs(totalEnergy(setup.model, e.after) - eb) <= 1e-13 * eb);
+        // The forced case: the impulse went to a corner other than the lowest point there.
+        SupportPoint lowest;
+        phi(setup.model, e.before.x, e.before.R, &lowest);
+        if (lowest.rho != e.rhoC) ++separatingLowest;
+      }
+      qInfo("%s: flat landing at step %d, lambdas %.6f %.6f %.6f, alphas %.1e %.1e, %d impulse(s) "
+            "away from the lowest point",
+            integrator, int(k), run.impacts[0].event.jump.lambda, run.impacts[1].event.jump.lambda,
+            run.impacts[2].event.jump.lambda, run.impacts[1].event.alpha,
+            run.impacts[2].event.alpha, separatingLowest);
+      if (std::string(integrator) == "variational") {
+        QVERIFY(separatingLowest >= 1);
+        QCOMPARE(run.impacts[1].event.alpha, 0.0);
+      }
+      const ImpactEvent& first = run.impacts.front().event;
+      const ImpactEvent& last = run.impacts.back().event;
+      const double v = std::fabs(first.before.gamma.z());
+      QVERIFY(std::fabs(run.impacts[0].event.jump.lambda + run.impacts[1].event.jump.lambda +
+                        run.impacts[2].event.jump.lambda - 2.0 * v) <= 1e-12 * v);
+      QVERIFY(std::fabs(last.after.gamma.z() + first.before.gamma.z()) <= 1e-12 * v);
+      QVERIFY(last.after.Pi.norm() <= 1e-12 * v);
+      QCOMPARE(last.after.gamma.x(), first.before.gamma.x());
+      for (std::size_t j = k; j < run.grid.size(); ++j) {
+        QVERIFY(phi(setup.model, run.grid[j].x, run.grid[j].R) > 0.0);
+      }
+    }
+  }
+
+  // Fault injection for the guard behind the test above: with J^-1 zeroed in the model, the
+  // contact velocity n.gamma/m + chi.J^-1 Pi reads 0 for a corner that the spin turns into the
+  // plane (gamma = 0, g = 0). No point in contact approaches, so no impulse may be applied: the
+  // step fails with its own message and leaves the state as it was.
+  void noApproachingContactFailsWithItsOwnMessage() {
+    Setup setup = makeSetup(scenarioFor("cube-plane"));
+    setup.model.g = 0.0;
+    setup.model.Jinv.setZero();
+    setup.initial.gamma.setZero();
+    setup.initial.R = expSO3(Vec3(0.3, 0.2, 0.0));
+    setup.initial.Pi = Vec3(2.0, 0.0, 0.0);
+    setup.initial.x = Vec3(0.0, 0.0, 0.0);
+    setup.initial.x.z() = 1e-3 - phi(setup.model, setup.initial.x, setup.initial.R);
+    const auto sim = makeSimulation(setup);
+    const AdvanceResult r = sim->advance(1000, nullptr);
+    QCOMPARE(r.status, RunStatus::SolverFailed);
+    QCOMPARE(sim->impactCount(), std::int64_t(0));
+    const QString msg = QString::fromStdString(r.message);
+    qInfo("%s", qPrintable(msg));
+    QVERIFY2(msg.startsWith("step 1 (t = 0 s -> 0.01 s): impact 1 of the step (t = 0.0008998") &&
+                 msg.contains("no point in contact approaches it (dPhi/dt = 0 m/s >= 0)"),
+             qPrintable(msg));
+    QVERIFY(sim->minGap() > 0.0);
+  }
+
   void nonFiniteAndHugeSpinAreReported() {
     Setup setup = makeSetup(scenarioFor("ellipsoid-plane"));
     setup.initial.Pi.x() = std::nan("");

@@ -88,8 +88,7 @@ bool LgvciStepper::brent(const RigidBodyState& s, double alphaMax, double phiEnd
   // and for a degenerate bracket, use the paper's bisection, which only probes midpoints.
   SupportPoint sp;
   phi(model_, trial.x, trial.R, &sp);
-  const Vec3 c = chi(model_, trial.R, sp.rho);
-  const double vn = model_.n.dot(trial.gamma) / model_.m + c.dot(model_.Jinv * trial.Pi);
+  const double vn = normalVelocity(model_, trial, chi(model_, trial.R, sp.rho));
   if (!(p > 0.0) || alpha >= alphaMax || !(vn < 0.0)) {
     return bisect(s, alphaMax, alphaTotal, event);
   }
@@ -129,6 +128,8 @@ bool LgvciStepper::bisect(const RigidBodyState& s, double alphaMax, double alpha
       if (p <= tol) break;
     } else {
       hi = a;
+      beyond_ = mid;
+      beyondAlpha_ = a;
     }
   }
   event.alpha = lo;
@@ -160,16 +161,41 @@ StepStatus LgvciStepper::step(RigidBodyState& state) {
     // guard below keeps events_ within the capacity reserved at construction.
     events_.emplace_back();
     ImpactEvent& e = events_.back();
+    beyond_ = trial;
+    beyondAlpha_ = 1.0 - alphaTotal;
     if (!locateImpact(s, 1.0 - alphaTotal, p, alphaTotal, e)) {
       events_.pop_back();
       return statusOf(failure_.where);
     }
+    // Jump at the impact state (spec §5.3); the support point is recomputed there.
+    SupportPoint sp;
+    phi(model_, e.before.x, e.before.R, &sp);
+    const double vnLowest = normalVelocity(model_, e.before, chi(model_, e.before.R, sp.rho));
+    if (!(vnLowest < 0.0)) {
+      // The lowest point is not approaching. This happens when the root finder ends at alpha = 0
+      // right after a jump: the point just resolved is still the lowest (a face landing flat, a
+      // tie between parts) while another point at the same height goes down. The jump formula
+      // would give lambda < 0 there, pulling the body into the plane and undoing the last jump.
+      // The point that does cross the plane is the lowest one at the penetrating end of the
+      // final bracket: if that end is within eps_tol (or one ulp) of alpha, the point is in
+      // contact here too, and if it approaches, it is the one to resolve.
+      SupportPoint q;
+      phi(model_, beyond_.x, beyond_.R, &q);
+      const double vn = normalVelocity(model_, e.before, chi(model_, e.before.R, q.rho));
+      const double mid = 0.5 * (e.alpha + beyondAlpha_);
+      const bool narrow = beyondAlpha_ - e.alpha <= model_.tolerance ||
+                          !(mid > e.alpha && mid < beyondAlpha_);
+      if (!narrow || !(vn < 0.0)) {
+        failure_ = {StepFailure::Where::SeparatingContact, tau, alphaTotal + e.alpha, 0, e.alpha,
+                    0.0, static_cast<int>(events_.size()) - 1, narrow ? vn : vnLowest};
+        events_.pop_back();
+        return StepStatus::SolverFailed;
+      }
+      sp = q;
+    }
     alphaTotal += e.alpha;
     e.alphaTotal = alphaTotal;
-    // Jump at the impact state (spec §5.3); the support point is recomputed there.
     s = e.before;
-    SupportPoint sp;
-    phi(model_, s.x, s.R, &sp);
     e.rhoC = sp.rho;
     e.jump = applyJump(model_, s, sp.rho);
     e.after = s;

@@ -102,6 +102,13 @@ inline SolveFResult flow(const RigidBodyModel& model, const RigidBodyState& s, d
   return f;
 }
 
+/// dPhi/dt of the body point with rotational gradient `chiVec` (spec §5.3): v_n = n.gamma/m +
+/// chi.J^-1 Pi, m/s. Negative: that point approaches the plane.
+inline double normalVelocity(const RigidBodyModel& model, const RigidBodyState& s,
+                             const Vec3& chiVec) {
+  return model.n.dot(s.gamma) / model.m + chiVec.dot(model.Jinv * s.Pi);
+}
+
 /// Outcome of the elastic jump at an impact state.
 struct JumpResult {
   double lambda = 0.0;    ///< impulse magnitude along n, kg m/s (> 0 at a genuine impact)
@@ -112,7 +119,9 @@ struct JumpResult {
 
 /// F~_Jump (spec §5.3, Corollary 4.6): gamma += lambda a, Pi += lambda chi with a = Phi_x = n and
 /// lambda = -2 v_n / k, k = a.a/m + chi.J^-1 chi, the non-zero root of continuous energy
-/// conservation. Updates the momenta of `s` in place.
+/// conservation. Updates the momenta of `s` in place. Only meaningful for an approaching contact
+/// (v_n < 0, then lambda > 0): with v_n > 0 it would pull the body into the plane, so the stepper
+/// checks v_n before calling it.
 inline JumpResult applyJump(const RigidBodyModel& model, RigidBodyState& s, const Vec3& rhoC) {
   JumpResult j;
   j.chi = chi(model, s.R, rhoC);
@@ -129,13 +138,14 @@ inline JumpResult applyJump(const RigidBodyModel& model, RigidBodyState& s, cons
 
 /// One impact inside a step.
 struct ImpactEvent {
-  double alpha = 0.0;       ///< this impact's fraction alpha_j of the step (spec §5.5)
+  double alpha = 0.0;       ///< this impact's fraction alpha_j of the step (spec §5.5); can be
+                            ///< 0 for another point of a simultaneous contact (see step())
   double alphaTotal = 0.0;  ///< alpha_Sigma j: fraction of the step elapsed at the impact
   double phi = 0.0;         ///< Phi at the impact state, m (0 < phi <~ eps_tol)
   int rootIterations = 0;   ///< bisection halvings or Brent iterations spent locating alpha
   RigidBodyState before;    ///< impact state with the pre-jump momenta
   RigidBodyState after;     ///< same configuration with the post-jump momenta
-  Vec3 rhoC = Vec3::Zero(); ///< body-frame contact point, m
+  Vec3 rhoC = Vec3::Zero(); ///< body-frame contact point that got the impulse, m
   JumpResult jump;
 };
 
@@ -144,14 +154,19 @@ enum class StepStatus { Ok, SolverFailed, Zeno, NonFinite };
 /// What went wrong in a failed step (numbers only, so the step loop never builds strings).
 struct StepFailure {
   /// SolveF: Newton hit its cap; LargeRotation: SolveF converged to a rotation of more than 90
-  /// degrees in one sub-step (h far too large for the spin, spec §10.15).
-  enum class Where { None, SolveF, LargeRotation, ImpactTime, Zeno, NonFinite } where = Where::None;
+  /// degrees in one sub-step (h far too large for the spin, spec §10.15); SeparatingContact: the
+  /// rest of the step penetrates, but no point in contact at the located impact state approaches
+  /// the plane (normalVelocity >= 0), so no impulse can resolve it.
+  enum class Where {
+    None, SolveF, LargeRotation, ImpactTime, SeparatingContact, Zeno, NonFinite
+  } where = Where::None;
   double tau = 0.0;         ///< sub-step length being attempted, s
   double alphaTotal = 0.0;  ///< fraction of the step elapsed when it failed
   int iterations = 0;       ///< Newton iterations, or root-finder iterations for the impact time
   double lastStep = 0.0;    ///< SolveF's last |delta f|_inf, or the alpha bracket width left
   double roundOffFloor = 0.0;  ///< SolveF: eps |f|_inf, the smallest step it can certify
   int impacts = 0;          ///< impacts found in this step so far
+  double normalVelocity = 0.0;  ///< SeparatingContact: dPhi/dt at the contact found, m/s (>= 0)
 };
 
 /// Algorithm 5.2 of the paper in the index-free form of spec §6.3.
@@ -186,6 +201,10 @@ class LgvciStepper {
 
   RigidBodyModel model_;
   double h_;
+  // The state at the penetrating end of the last impact bracket and its alpha (bisect() keeps
+  // them; before that, the trial step): its lowest point is the one that crosses the plane.
+  RigidBodyState beyond_;
+  double beyondAlpha_ = 0.0;
   std::vector<ImpactEvent> events_;  // capacity maxImpactsPerStep + 1, reserved once
   StepFailure failure_;
 };

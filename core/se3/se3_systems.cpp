@@ -348,6 +348,13 @@ class RigidBodyPlaneSimulation final : public Simulation {
                " for the impact time did not reach the width " + formatNumber(model.tolerance) +
                " in " + std::to_string(f.iterations) + " iterations (width left " +
                formatNumber(f.lastStep) + ")" + kept;
+      case StepFailure::Where::SeparatingContact:
+        return where + ": impact " + std::to_string(f.impacts + 1) + " of the step (t = " +
+               formatNumber(t0 + f.alphaTotal * h_) +
+               " s): the rest of the step penetrates the plane, but no point in contact "
+               "approaches it (dPhi/dt = " + formatNumber(f.normalVelocity) +
+               " m/s >= 0), so no impulse can resolve it (a contact grazing at round-off level)" +
+               kept;
       case StepFailure::Where::Zeno:
         return where + ": Zeno guard: more than " + std::to_string(model.maxImpactsPerStep) +
                " impacts within one step (last alpha = " + formatNumber(f.lastStep) + ")" + kept;
