@@ -410,7 +410,29 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }, 2000));
     QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }, 2000));
     QVERIFY(w->lastSnapshot()->t < 0.2);
+    // Said as what it is: nothing was edited.
+    QCOMPARE(w->statusBar()->currentMessage(), QStringLiteral("Reset to the initial conditions"));
     QVERIFY(waitForTimeBeyond(*w, 0.05));
+  }
+
+  // Stopped at t_end, Play starts the run over: the worker restarts it by itself, and the
+  // status bar says it was reset (not "Restarted with the new value": nothing was edited).
+  void playAfterTEndSaysReset() {
+    auto w = openWindow(freshOptions(QString::fromStdString(firstSystem().info().id)));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    w->editor()->setStopAtEnd(true);
+    auto generation = w->currentRun()->generation;
+    typeInto(w->editor()->settingField(QStringLiteral("t_end")), QStringLiteral("0.3"));
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(w->statusBar()->currentMessage(), QStringLiteral("Restarted with the new value"));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() && w->lastSnapshot()->finished; }));
+    QCOMPARE(shownState(*w), QStringLiteral("at t_end"));
+    generation = w->currentRun()->generation;
+    w->playAction()->trigger();
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(w->statusBar()->currentMessage(), QStringLiteral("Reset to the initial conditions"));
+    QCOMPARE(w->currentRun()->scenario.tEnd, 0.3);
+    QVERIFY(!w->editor()->settingField(QStringLiteral("t_end"))->hasError());
   }
 
   // Acceptance: a GUI-thread timer is never late by more than 100 ms while the worker runs as

@@ -508,7 +508,7 @@ void MainWindow::openSystem(const QString& id, RequestKind kind) {
 }
 
 void MainWindow::onStarted(RunInfoPtr info) {
-  Request request;
+  Request request{RequestKind::Reset, nullptr, QString()};
   if (auto it = requests_.find(info->requestId); it != requests_.end()) {
     request = it->second;
     requests_.erase(requests_.begin(), std::next(it));  // older requests were answered too
@@ -538,7 +538,8 @@ void MainWindow::onStarted(RunInfoPtr info) {
   plotClock_.invalidate();  // the new run's first snapshot is plotted at once
   shownFailure_.clear();
   plots_->setRun(*info);
-  if (request.kind == RequestKind::Edit) {
+  if (request.kind == RequestKind::Edit || request.kind == RequestKind::Reset) {
+    // A reset runs what the editor shows: fields still marked as refused keep their text.
     editor_->accepted(s, request.source);
   } else {
     editor_->setScenario(s);
@@ -551,12 +552,14 @@ void MainWindow::onStarted(RunInfoPtr info) {
     emit scenarioFileOpened(request.path);
   } else if (request.kind == RequestKind::Edit) {
     statusBar()->showMessage(tr("Restarted with the new value"), 3000);
+  } else if (request.kind == RequestKind::Reset) {
+    statusBar()->showMessage(tr("Reset to the initial conditions"), 3000);
   }
   emit runStarted();
 }
 
 void MainWindow::onRejected(quint64 requestId, const QString& message) {
-  Request request;
+  Request request{RequestKind::Reset, nullptr, QString()};
   if (auto it = requests_.find(requestId); it != requests_.end()) {
     request = it->second;
     requests_.erase(it);
@@ -565,6 +568,9 @@ void MainWindow::onRejected(quint64 requestId, const QString& message) {
     case RequestKind::Edit:
       editor_->refused(request.source, message);
       statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
+      break;
+    case RequestKind::Reset:  // the running scenario again: only if its checks changed
+      statusBar()->showMessage(tr("Reset refused: %1").arg(message), 10000);
       break;
     case RequestKind::System:
     case RequestKind::Startup: {

@@ -105,7 +105,9 @@ class MainWindow : public QMainWindow {
   void closeEvent(class QCloseEvent* event) override;
 
  private:
-  enum class RequestKind { Edit, System, Startup, File };
+  // Reset: a run the worker restarted by itself (R, or Play after stopping at t_end), with
+  // RunInfo::requestId 0; it runs the same scenario again.
+  enum class RequestKind { Edit, System, Startup, File, Reset };
   struct Request {
     RequestKind kind = RequestKind::Edit;
     QPointer<QWidget> source;
