@@ -435,6 +435,62 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(!w->editor()->settingField(QStringLiteral("t_end"))->hasError());
   }
 
+  // Right after typing a value its field keeps the keyboard focus; Space, S, R, F, T and L must
+  // still reach the window's actions (the line edit claims printable keys for itself), and the
+  // field must still take numbers, scientific notation included.
+  void shortcutsWorkWhileAFieldHasFocus() {
+    auto w = openWindow(freshOptions(QString::fromStdString(firstSystem().info().id)));
+    QVERIFY(waitForTimeBeyond(*w, 0.1));
+    NumberField* field = w->editor()->settingField(QStringLiteral("t_end"));
+    auto generation = w->currentRun()->generation;
+    const double tEnd = w->currentRun()->scenario.tEnd == 30.0 ? 40.0 : 30.0;
+    typeInto(field, tEnd == 30.0 ? QStringLiteral("3e1") : QStringLiteral("4e1"));  // 'e' types
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(w->currentRun()->scenario.tEnd, tEnd);
+    QVERIFY(waitForTimeBeyond(*w, 0.1));
+    QWidget* focused = QApplication::focusWidget();
+    QVERIFY(focused);
+    QVERIFY2(focused == field, focused->metaObject()->className());  // its line edit's proxy
+    const QString text = field->textEditor()->text();
+
+    QTest::keyClick(focused, Qt::Key_Space);  // pause
+    QVERIFY(waitFor([&] { return !w->lastSnapshot()->running; }, 2000));
+    QCOMPARE(shownState(*w), QStringLiteral("paused"));
+    const auto paused = w->lastSnapshot();
+    QTest::keyClick(focused, Qt::Key_S);  // one step
+    QVERIFY(waitFor([&] { return w->lastSnapshot()->step == paused->step + 1; }, 2000));
+    QCOMPARE(shownCount(*w, "steps"), paused->step + 1);
+    QTest::keyClick(focused, Qt::Key_Space);  // resume
+    QVERIFY(waitFor([&] { return w->lastSnapshot()->running; }, 2000));
+    QCOMPARE(shownState(*w), QStringLiteral("running"));
+    generation = w->currentRun()->generation;
+    QTest::keyClick(focused, Qt::Key_R);  // reset
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }, 2000));
+    QCOMPARE(w->statusBar()->currentMessage(), QStringLiteral("Reset to the initial conditions"));
+    int toggled = 0;
+    for (QAction* a : w->findChildren<QAction*>()) {  // F, T, L toggle the view options
+      const QKeySequence key = a->shortcut();
+      if (key != QKeySequence(Qt::Key_F) && key != QKeySequence(Qt::Key_T) &&
+          key != QKeySequence(Qt::Key_L)) {
+        continue;
+      }
+      const bool before = a->isChecked();
+      QTest::keyClick(focused, key[0].key());
+      QVERIFY2(a->isChecked() != before, qPrintable(a->text()));
+      ++toggled;
+    }
+    QCOMPARE(toggled, 3);
+    QCOMPARE(QApplication::focusWidget(), focused);  // the keys went by, the focus stayed
+    QCOMPARE(field->textEditor()->text(), text);     // and nothing was typed
+    // The field still takes a number, scientific notation included.
+    generation = w->currentRun()->generation;
+    field->textEditor()->selectAll();
+    QTest::keyClicks(focused, QStringLiteral("1.5E+1"));
+    QTest::keyClick(focused, Qt::Key_Return);
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(w->currentRun()->scenario.tEnd, 15.0);
+  }
+
   // Acceptance: a GUI-thread timer is never late by more than 100 ms while the worker runs as
   // fast as possible (and the plots and view keep updating meanwhile).
   void eventLoopStaysResponsiveAtMaxSpeed() {

@@ -1,5 +1,6 @@
 #include "app/desktop/number_field.hpp"
 
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QPalette>
 
@@ -23,8 +24,28 @@ double stepFor(const ParameterSpec& spec) {
   return step;
 }
 
-bool isNumberChar(QChar c) {
-  return c.isDigit() || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E' || c == ' ';
+// What a number is typed with: digits, point, signs and the exponent of scientific notation.
+bool isTypedChar(QChar c) {
+  return c.isDigit() || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
+}
+
+// What the field's text may hold: the typed characters and the space before the unit suffix.
+bool isNumberChar(QChar c) { return isTypedChar(c) || c == ' '; }
+
+// QLineEdit claims every printable key in ShortcutOverride, so with a field focused (as it is
+// right after typing a value) Space, R, S, F, T and L would never reach the window's actions.
+// A field gives back every printable key it does not type a number with: a shortcut on it then
+// fires, and with none the key is delivered as usual (and refused by validate()). No window
+// shortcut uses E, so scientific notation and the shortcuts never compete for a key.
+bool releaseShortcutKey(QEvent* event) {
+  if (event->type() != QEvent::ShortcutOverride) return false;
+  auto* key = static_cast<QKeyEvent*>(event);
+  const Qt::KeyboardModifiers mods = key->modifiers() & ~Qt::KeypadModifier;
+  if (mods != Qt::NoModifier && mods != Qt::ShiftModifier) return false;  // Ctrl+C and co.
+  const QString text = key->text();
+  if (text.size() != 1 || !text.at(0).isPrint() || isTypedChar(text.at(0))) return false;
+  key->ignore();
+  return true;
 }
 }  // namespace
 
@@ -47,6 +68,13 @@ NumberField::NumberField(ParameterSpec spec, QString kind, QWidget* parent)
   updateToolTip();
   connect(this, &QAbstractSpinBox::editingFinished, this, &NumberField::commitText);
   setValue(spec_.defaultValue);
+}
+
+bool NumberField::event(QEvent* event) {
+  // The spin box is the focus widget (its line edit's focus proxy) and hands ShortcutOverride
+  // to the line edit, which would claim the key.
+  if (releaseShortcutKey(event)) return true;
+  return QAbstractSpinBox::event(event);
 }
 
 QString NumberField::textFor(double value) const {

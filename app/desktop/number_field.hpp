@@ -49,6 +49,8 @@ class NumberField : public QAbstractSpinBox {
 
  protected:
   StepEnabled stepEnabled() const override;
+  /// Printable keys a number is not typed with go to the window's shortcuts (Space, R, S...).
+  bool event(QEvent* event) override;
 
  private:
   QString textFor(double value) const;
