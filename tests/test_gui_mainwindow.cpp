@@ -190,10 +190,12 @@ class TestGuiMainWindow : public QObject {
       }
       QCOMPARE(plots->seriesNames(PlotPanel::Momentum), moms);
       QCOMPARE(plots->chartVisible(PlotPanel::Momentum), !moms.isEmpty());
-      // The 3-D view shows something (not a uniform image).
+      // The 3-D view shows something: its background gradient alone has a grey variance of
+      // ~20; the systems' bodies, floors and shading give 380-1900 (as test_gui_screenshots).
       QVERIFY(w->sceneWidget()->hasContext());
       const double var = greyVariance(w->sceneWidget()->grabFramebuffer());
-      QVERIFY2(var > 20.0, qPrintable(QStringLiteral("%1: variance %2").arg(id).arg(var)));
+      qInfo("%s: 3-D view grey variance %.1f", qPrintable(id), var);
+      QVERIFY2(var > 50.0, qPrintable(QStringLiteral("%1: variance %2").arg(id).arg(var)));
     }
   }
 
