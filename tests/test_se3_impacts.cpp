@@ -533,6 +533,51 @@ class TestSe3Impacts : public QObject {
     }
   }
 
+  // A lens (intersection of two ellipsoids) standing on its rim: the lowest point is on the
+  // crease, found by a Newton solve (body_shape.cpp). Capped at one iteration the solve cannot
+  // converge: Phi is unknown, and the step must fail naming the part instead of accepting or
+  // bisecting on an unconverged value. phi() without a support point says NaN there. (The
+  // inertia is irrelevant here: nothing moves.)
+  void unconvergedSupportPointFailsTheStep() {
+    IntersectionPart lens;
+    lens.first = makeEllipsoid(Vec3(0.0, 0.0, -0.7), Vec3(2.0, 1.6, 1.0));
+    lens.second = makeEllipsoid(Vec3(0.0, 0.0, 0.7), Vec3(2.0, 1.6, 1.0));
+    Setup setup;
+    setup.model.J = Vec3(0.5, 0.7, 1.0).asDiagonal();
+    updateInverseInertia(setup.model);
+    setup.model.shape.ellipsoids.push_back(makeEllipsoid(Vec3(0.0, 5.0, 0.0), Vec3::Constant(0.5)));
+    setup.model.shape.intersections.push_back(lens);  // part 1
+    setup.initial.R = expSO3(Vec3(0.0, 1.4, 0.0));      // rim down
+    setup.initial.x.z() = 2.0;
+    QVERIFY(validate(setup.model.shape).empty());
+    SupportPoint sp;
+    const double gap = phi(setup.model, setup.initial.x, setup.initial.R, &sp);
+    QVERIFY(sp.ok && sp.part == 1 && gap > 0.0);
+    QVERIFY(std::fabs(implicitValue(lens.first, sp.rho)) <= 1e-12);  // on the crease
+    QVERIFY(std::fabs(implicitValue(lens.second, sp.rho)) <= 1e-12);
+    const Vec3 u = setup.initial.R.transpose() * setup.model.n;
+    QVERIFY(lowestPoint(lens, u).iterations >= 2);  // what the cap below takes away
+
+    setup.model.shape.intersections[0].maxIterations = 1;
+    phi(setup.model, setup.initial.x, setup.initial.R, &sp);
+    QVERIFY(!sp.ok);
+    QCOMPARE(sp.failedPart, 1);
+    QCOMPARE(sp.iterations, 1);
+    QVERIFY(sp.residual > 1e-15);
+    QVERIFY(std::isnan(phi(setup.model, setup.initial.x, setup.initial.R)));
+    const auto sim = makeSimulation(setup);
+    const AdvanceResult r = sim->advance(10, nullptr);
+    QCOMPARE(r.status, RunStatus::SolverFailed);
+    QCOMPARE(sim->step(), std::int64_t(0));
+    const QString msg = QString::fromStdString(r.message);
+    qInfo("%s", qPrintable(msg));
+    QVERIFY2(msg.startsWith("step 1 (t = 0 s -> 0.01 s): support point of part 1 (an intersection "
+                            "of two ellipsoids) did not converge in 1 iterations (crease KKT "
+                            "residual ") &&
+                 msg.contains("so Phi is unknown 0.01 s into the step"),
+             qPrintable(msg));
+  }
+
   // Fault injection for the guard behind the test above: with J^-1 zeroed in the model, the
   // contact velocity n.gamma/m + chi.J^-1 Pi reads 0 for a corner that the spin turns into the
   // plane (gamma = 0, g = 0). No point in contact approaches, so no impulse may be applied: the

@@ -304,6 +304,9 @@ class TestSe3Shapes : public QObject {
     BodyShape good;
     good.intersections.push_back(sampleIntersection());
     QVERIFY(validate(good).empty());
+    BodyShape capped = good;  // the crease solve needs at least one Newton iteration
+    capped.intersections[0].maxIterations = 0;
+    QVERIFY(QString::fromStdString(validate(capped)).contains("maxIterations = 0 must be >= 1"));
   }
 
   // Scenes: ellipsoid parts with their body-frame offsets, the rounded cube, the (tilted) plane.

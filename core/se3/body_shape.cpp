@@ -72,16 +72,18 @@ SupportPoint lowestPoint(const IntersectionPart& q, const Vec3& u) {
   // Start from half the single-part multipliers |M_k u| (the nu that make rho(nu) = rho_k).
   Eigen::Vector2d nu(0.5 * (q.first.M * u).norm(), 0.5 * (q.second.M * u).norm());
   DualPoint d = evaluateDual(q.first, q.second, u, nu);
-  constexpr int kMaxIterations = 100;
   constexpr double kTolerance = 1e-15;  // on |g_k|, dimensionless (round-off floor ~1e-16)
   SupportPoint out;
   out.ok = false;
-  for (int it = 0; it < kMaxIterations; ++it) {
+  for (int it = 0;; ++it) {
     const double gmax = d.g.cwiseAbs().maxCoeff();
+    out.iterations = it;
+    out.residual = gmax;
     if (gmax <= kTolerance) {
       out.ok = true;
       break;
     }
+    if (it >= q.maxIterations) break;
     // Newton ascent on the concave dual: D dnu = -g with D_kl = -grad_k^T H^-1 grad_l.
     Eigen::Matrix2d D;
     D(0, 0) = -d.grad1.dot(d.Hinv * d.grad1);
@@ -114,6 +116,7 @@ SupportPoint lowestPoint(const IntersectionPart& q, const Vec3& u) {
     nu += t * step;
     d = trial;
   }
+  if (!out.ok) out.failedPart = 0;  // the caller (a union) renumbers it
   out.rho = d.rho;
   out.height = u.dot(d.rho);
   return out;
@@ -149,6 +152,10 @@ std::string validate(const BodyShape& shape) {
     std::string err = checkEllipsoid(q.first);
     if (err.empty()) err = checkEllipsoid(q.second);
     if (!err.empty()) return err;
+    if (q.maxIterations < 1) {
+      return "intersection part: maxIterations = " + std::to_string(q.maxIterations) +
+             " must be >= 1";
+    }
     // An empty intersection makes the dual unbounded: the crease solve fails in some direction.
     for (int k = 0; k < 6; ++k) {
       Vec3 u = Vec3::Zero();

@@ -46,6 +46,7 @@ PolyhedronPart makeBox(const Vec3& centre, const Vec3& halfExtents, double epsil
 
 struct IntersectionPart {
   EllipsoidPart first, second;
+  int maxIterations = 100;  ///< cap on the crease solve's Newton iterations (see lowestPoint())
 };
 
 /// Union of convex parts (each list may be empty; together at least one part).
@@ -60,7 +61,13 @@ struct SupportPoint {
   double height = 0.0;    ///< min u.rho, m (Phi = n.x + height)
   Vec3 rho = Vec3::Zero();  ///< body-frame support point rho_C, m
   int part = -1;          ///< index of the active part, counting ellipsoids, polyhedra, intersections
-  bool ok = true;         ///< false only if an intersection's crease solve did not converge
+  /// False if a part's support solve did not converge (only an intersection's crease solve can
+  /// fail): then height is not reliable, and failedPart (same counting), iterations and residual
+  /// say which part and how far it got.
+  bool ok = true;
+  int failedPart = -1;
+  int iterations = 0;     ///< Newton iterations of the crease solve (intersection parts)
+  double residual = 0.0;  ///< its KKT residual max_k |g_k| left, dimensionless (tolerance 1e-15)
 };
 
 /// Support point of one ellipsoid: height = u.c - |M u|, rho = c - M^2 u / |M u| (spec §4.6).
@@ -107,7 +114,12 @@ inline SupportPoint lowestPoint(const BodyShape& shape, const Vec3& u) {
   best.height = std::numeric_limits<double>::infinity();
   int index = 0;
   auto consider = [&](const SupportPoint& s) {
-    if (!s.ok) best.ok = false;
+    if (!s.ok && best.ok) {  // report the first part that failed
+      best.ok = false;
+      best.failedPart = index;
+      best.iterations = s.iterations;
+      best.residual = s.residual;
+    }
     if (s.height < best.height) {
       best.height = s.height;
       best.rho = s.rho;
@@ -123,13 +135,26 @@ inline SupportPoint lowestPoint(const BodyShape& shape, const Vec3& u) {
 
 /// min u.rho over the body without the support point: what the accept test of every step needs
 /// (no M^2 u product, no division). Same value as lowestPoint(shape, u).height, bit for bit.
-inline double lowestHeight(const BodyShape& shape, const Vec3& u) {
+/// If an intersection's crease solve did not converge, `status` (when given) gets ok = false,
+/// failedPart, iterations and residual as in lowestPoint(shape, u); it is left alone otherwise.
+inline double lowestHeight(const BodyShape& shape, const Vec3& u, SupportPoint* status = nullptr) {
   double best = std::numeric_limits<double>::infinity();
   for (const EllipsoidPart& e : shape.ellipsoids) {
     best = std::min(best, u.dot(e.centre) - (e.M * u).norm());
   }
   for (const PolyhedronPart& p : shape.polyhedra) best = std::min(best, lowestPoint(p, u).height);
-  for (const IntersectionPart& q : shape.intersections) best = std::min(best, lowestPoint(q, u).height);
+  int index = static_cast<int>(shape.ellipsoids.size() + shape.polyhedra.size());
+  for (const IntersectionPart& q : shape.intersections) {
+    const SupportPoint s = lowestPoint(q, u);
+    if (!s.ok && status && status->ok) {
+      status->ok = false;
+      status->failedPart = index;
+      status->iterations = s.iterations;
+      status->residual = s.residual;
+    }
+    best = std::min(best, s.height);
+    ++index;
+  }
   return best;
 }
 

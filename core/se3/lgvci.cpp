@@ -43,6 +43,29 @@ bool LgvciStepper::subStep(const RigidBodyState& s, double alpha, double alphaTo
   return false;
 }
 
+bool LgvciStepper::gapAt(const RigidBodyState& t, double tau, double alphaTotal, double& value,
+                         SupportPoint* support) {
+  const Vec3 u = t.R.transpose() * model_.n;
+  SupportPoint status;
+  if (support) {
+    *support = lowestPoint(model_.shape, u);
+    status = *support;
+    value = model_.n.dot(t.x) + support->height;
+  } else {
+    value = model_.n.dot(t.x) + lowestHeight(model_.shape, u, &status);
+  }
+  if (status.ok) return true;
+  failure_ = StepFailure{};
+  failure_.where = StepFailure::Where::SupportPoint;
+  failure_.tau = tau;
+  failure_.alphaTotal = alphaTotal;
+  failure_.iterations = status.iterations;
+  failure_.lastStep = status.residual;
+  failure_.impacts = static_cast<int>(events_.size());
+  failure_.part = status.failedPart;
+  return false;
+}
+
 bool LgvciStepper::locateImpact(const RigidBodyState& s, double alphaMax, double phiEnd,
                                 double alphaTotal, ImpactEvent& event) {
   if (model_.impactTimeSolver == ImpactTimeSolver::Brent) {
@@ -57,14 +80,14 @@ bool LgvciStepper::brent(const RigidBodyState& s, double alphaMax, double phiEnd
   RigidBodyState trial;
   auto gap = [&](double alpha) {
     if (!solved) return -1.0;  // a sub-step already failed: shrink towards 0 and stop soon
-    if (!subStep(s, alpha, alphaTotal, trial)) {
+    double p;
+    if (!subStep(s, alpha, alphaTotal, trial) || !gapAt(trial, alpha * h_, alphaTotal, p)) {
       solved = false;
       return -1.0;
     }
     // Phi is quantised near the root (steps of one ulp of n.x), so exactly 0 is common; it is
     // inadmissible (C = {Phi > 0}), and brentRoot would stop at it with a wide bracket: make it
     // the smallest negative number so the bracket keeps shrinking to eps_tol.
-    const double p = phi(model_, trial.x, trial.R);
     return p > 0.0 ? p : std::min(p, -std::numeric_limits<double>::denorm_min());
   };
   // Bracket-only stopping (fTol = 0): width <= eps_tol (+ a few ulps of alpha), as the bisection.
@@ -80,14 +103,15 @@ bool LgvciStepper::brent(const RigidBodyState& s, double alphaMax, double phiEnd
   }
   // The admissible end of the final bracket: the best estimate if Phi > 0 there, else the other.
   const double alpha = r.fx > 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
-  if (!subStep(s, alpha, alphaTotal, trial)) return false;
-  const double p = phi(model_, trial.x, trial.R);
+  SupportPoint sp;
+  double p;
+  if (!subStep(s, alpha, alphaTotal, trial) || !gapAt(trial, alpha * h_, alphaTotal, p, &sp)) {
+    return false;
+  }
   // A genuine impact approaches the plane: dPhi/dt = n.gamma/m + chi.J^-1 Pi < 0. Right after a
   // jump Phi(s) is at round-off level, and Brent's interpolation can probe alpha ~ 1e-15 where
   // Phi rounds to <= 0: a spurious root with dPhi/dt > 0 (it would give lambda < 0). In that case,
   // and for a degenerate bracket, use the paper's bisection, which only probes midpoints.
-  SupportPoint sp;
-  phi(model_, trial.x, trial.R, &sp);
   const double vn = normalVelocity(model_, trial, chi(model_, trial.R, sp.rho));
   if (!(p > 0.0) || alpha >= alphaMax || !(vn < 0.0)) {
     return bisect(s, alphaMax, alphaTotal, event);
@@ -119,8 +143,8 @@ bool LgvciStepper::bisect(const RigidBodyState& s, double alphaMax, double alpha
                   static_cast<int>(events_.size())};
       return false;
     }
-    if (!subStep(s, a, alphaTotal, mid)) return false;
-    const double p = phi(model_, mid.x, mid.R);
+    double p;
+    if (!subStep(s, a, alphaTotal, mid) || !gapAt(mid, a * h_, alphaTotal, p)) return false;
     if (p > 0.0) {
       lo = a;
       event.before = mid;
@@ -146,8 +170,9 @@ StepStatus LgvciStepper::step(RigidBodyState& state) {
   for (;;) {
     // Spec §6.3 line 5: the (remaining) step; with alphaTotal = 0 the ordinary F~[h].
     const double tau = (1.0 - alphaTotal) * h_;
+    double p;
     if (!subStep(s, 1.0 - alphaTotal, alphaTotal, trial)) return statusOf(failure_.where);
-    const double p = phi(model_, trial.x, trial.R);
+    if (!gapAt(trial, tau, alphaTotal, p)) return StepStatus::SolverFailed;
     if (!std::isfinite(p)) {
       failure_ = {StepFailure::Where::NonFinite, tau, alphaTotal, 0, p, 0.0,
                   static_cast<int>(events_.size())};
@@ -169,7 +194,11 @@ StepStatus LgvciStepper::step(RigidBodyState& state) {
     }
     // Jump at the impact state (spec §5.3); the support point is recomputed there.
     SupportPoint sp;
-    phi(model_, e.before.x, e.before.R, &sp);
+    double phiBefore;
+    if (!gapAt(e.before, e.alpha * h_, alphaTotal, phiBefore, &sp)) {
+      events_.pop_back();
+      return StepStatus::SolverFailed;
+    }
     const double vnLowest = normalVelocity(model_, e.before, chi(model_, e.before.R, sp.rho));
     if (!(vnLowest < 0.0)) {
       // The lowest point is not approaching. This happens when the root finder ends at alpha = 0
@@ -180,7 +209,11 @@ StepStatus LgvciStepper::step(RigidBodyState& state) {
       // final bracket: if that end is within eps_tol (or one ulp) of alpha, the point is in
       // contact here too, and if it approaches, it is the one to resolve.
       SupportPoint q;
-      phi(model_, beyond_.x, beyond_.R, &q);
+      double phiBeyond;
+      if (!gapAt(beyond_, beyondAlpha_ * h_, alphaTotal, phiBeyond, &q)) {
+        events_.pop_back();
+        return StepStatus::SolverFailed;
+      }
       const double vn = normalVelocity(model_, e.before, chi(model_, e.before.R, q.rho));
       const double mid = 0.5 * (e.alpha + beyondAlpha_);
       const bool narrow = beyondAlpha_ - e.alpha <= model_.tolerance ||

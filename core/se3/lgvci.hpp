@@ -19,6 +19,7 @@
 #include "core/se3/solve_f.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -57,11 +58,17 @@ struct RigidBodyState {
 };
 
 /// Collision detection function Phi(x, R) = n.x + u.rho_C with u = R^T n (spec §4.1), m: the
-/// signed height of the body's lowest point above the plane. `support` receives rho_C.
+/// signed height of the body's lowest point above the plane. `support` receives rho_C and the
+/// solve status: if support->ok is false (an intersection's crease solve did not converge) the
+/// value is not reliable. Without `support` such a value is returned as NaN instead.
 inline double phi(const RigidBodyModel& model, const Vec3& x, const Mat3& R,
                   SupportPoint* support = nullptr) {
   const Vec3 u = R.transpose() * model.n;
-  if (!support) return model.n.dot(x) + lowestHeight(model.shape, u);
+  if (!support) {
+    SupportPoint status;  // only an intersection part ever writes it
+    const double height = lowestHeight(model.shape, u, &status);
+    return status.ok ? model.n.dot(x) + height : std::numeric_limits<double>::quiet_NaN();
+  }
   *support = lowestPoint(model.shape, u);
   return model.n.dot(x) + support->height;
 }
@@ -157,16 +164,21 @@ struct StepFailure {
   /// degrees in one sub-step (h far too large for the spin, spec §10.15); SeparatingContact: the
   /// rest of the step penetrates, but no point in contact at the located impact state approaches
   /// the plane (normalVelocity >= 0), so no impulse can resolve it.
+  /// SupportPoint: a part's support-point solve (an intersection's crease) did not converge, so
+  /// Phi is unknown there.
   enum class Where {
-    None, SolveF, LargeRotation, ImpactTime, SeparatingContact, Zeno, NonFinite
+    None, SolveF, LargeRotation, ImpactTime, SeparatingContact, SupportPoint, Zeno, NonFinite
   } where = Where::None;
   double tau = 0.0;         ///< sub-step length being attempted, s
   double alphaTotal = 0.0;  ///< fraction of the step elapsed when it failed
-  int iterations = 0;       ///< Newton iterations, or root-finder iterations for the impact time
-  double lastStep = 0.0;    ///< SolveF's last |delta f|_inf, or the alpha bracket width left
+  int iterations = 0;       ///< Newton iterations (SolveF or the support point's solve), or
+                            ///< root-finder iterations for the impact time
+  double lastStep = 0.0;    ///< SolveF's last |delta f|_inf, the alpha bracket width left, or
+                            ///< the support point solve's residual
   double roundOffFloor = 0.0;  ///< SolveF: eps |f|_inf, the smallest step it can certify
   int impacts = 0;          ///< impacts found in this step so far
   double normalVelocity = 0.0;  ///< SeparatingContact: dPhi/dt at the contact found, m/s (>= 0)
+  int part = -1;            ///< SupportPoint: the shape part whose solve failed
 };
 
 /// Algorithm 5.2 of the paper in the index-free form of spec §6.3.
@@ -198,6 +210,11 @@ class LgvciStepper {
              ImpactEvent& event);
   // F~[alpha h](s) with SolveF's outcome checked; records the failure and returns false.
   bool subStep(const RigidBodyState& s, double alpha, double alphaTotal, RigidBodyState& out);
+  // Phi at t (the state after a sub-step of tau seconds), with the support point if asked: the
+  // same value as phi(), but false, with the failure recorded, where a part's support solve did
+  // not converge (Phi unknown: neither accept nor bisect on it).
+  bool gapAt(const RigidBodyState& t, double tau, double alphaTotal, double& value,
+             SupportPoint* support = nullptr);
 
   RigidBodyModel model_;
   double h_;

@@ -355,6 +355,12 @@ class RigidBodyPlaneSimulation final : public Simulation {
                "approaches it (dPhi/dt = " + formatNumber(f.normalVelocity) +
                " m/s >= 0), so no impulse can resolve it (a contact grazing at round-off level)" +
                kept;
+      case StepFailure::Where::SupportPoint:
+        return where + ": support point of part " + std::to_string(f.part) +
+               " (an intersection of two ellipsoids) did not converge in " +
+               std::to_string(f.iterations) + " iterations (crease KKT residual " +
+               formatNumber(f.lastStep) + ", tolerance 1e-15), so Phi is unknown " +
+               formatNumber(f.alphaTotal * h_ + f.tau) + " s into the step" + kept;
       case StepFailure::Where::Zeno:
         return where + ": Zeno guard: more than " + std::to_string(model.maxImpactsPerStep) +
                " impacts within one step (last alpha = " + formatNumber(f.lastStep) + ")" + kept;
