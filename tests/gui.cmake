@@ -3,9 +3,12 @@
 ricochet_add_test(NAME test_trace_decimator SOURCES test_trace_decimator.cpp LABELS core)
 
 if(RICOCHET_BUILD_GUI)
-  # Drives the real MainWindow: systems, edits, refusals, pause/step/resume, GUI latency, settings.
+  # Drives the real MainWindow: systems, edits, refusals, pause/step/resume, GUI latency, settings;
+  # and launches bin/ricochet itself, reading its windows back from the X server (xcb).
+  find_package(X11 REQUIRED COMPONENTS xcb)
   ricochet_add_test(NAME test_gui_mainwindow SOURCES test_gui_mainwindow.cpp test_gui_support.hpp
-    LABELS gui LIBS ricochet_desktop VTK::RenderingCore TIMEOUT 300)
+    LABELS gui LIBS ricochet_desktop VTK::RenderingCore X11::xcb TIMEOUT 300)
+  add_dependencies(test_gui_mainwindow ricochet)
   # PNGs of the window per system land in <build>/screenshots/ (look at them after a change).
   ricochet_add_test(NAME test_gui_screenshots SOURCES test_gui_screenshots.cpp test_gui_support.hpp
     LABELS gui LIBS ricochet_desktop TIMEOUT 300)

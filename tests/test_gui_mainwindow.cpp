@@ -2,7 +2,8 @@
 // default launch animates; every system populates scene and plots; a parameter edit restarts the
 // run with the new value (checked on the plotted energy); invalid values are refused in place with
 // the reason while the simulation continues; pause / step / resume / reset move simulated time as
-// expected; the GUI event loop keeps answering while the worker runs flat out; settings persist.
+// expected; the GUI event loop keeps answering while the worker runs flat out; settings persist;
+// bin/ricochet itself, launched with its options (launch* tests).
 //
 // Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build-app/bin/test_gui_mainwindow
 
@@ -13,9 +14,14 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QFile>
+#include <QGuiApplication>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPixmap>
+#include <QProcess>
 #include <QPushButton>
+#include <QScreen>
 #include <QStatusBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -24,9 +30,16 @@
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
+#include <sys/stat.h>
+#include <xcb/xcb.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <memory>
+#include <optional>
+#include <vector>
 
 using namespace guitest;
 using ricochet::app::MainWindowOptions;
@@ -110,6 +123,167 @@ std::optional<Inadmissible> findInadmissibleInitial(const ricochet::SystemDescri
 }
 
 const ricochet::SystemDescription& firstSystem() { return *ricochet::systems().front(); }
+
+// The real binary, bin/ricochet, launched as a user launches it on the test's X display: main()'s
+// options (--scenario, --system, --paused, --help) and its refusals (a bad file names the key, a
+// FIFO is refused without being opened, an unknown system falls back to the default). What the
+// user sees is read from the X server: the window titles (system, paper, file) and, for running
+// versus paused, whether the status bar (simulated time, steps) changes. Each launch has its own
+// XDG_CONFIG_HOME, so the user's settings are neither read nor written.
+constexpr int kWindowMs = 30000;  // a first window under llvmpipe on a loaded 2-core machine
+
+QString binary() { return QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet"); }
+
+// A top-level X window: its id, its title (_NET_WM_NAME, what a title bar shows) and its size.
+struct XWindow {
+  xcb_window_t id = 0;
+  QString title;
+  int width = 0, height = 0;
+};
+
+// The mapped top-level windows of process `pid` (_NET_WM_PID, which Qt sets). There is no
+// window manager under Xvfb, so top-level windows are the root's children.
+std::vector<XWindow> windowsOf(qint64 pid) {
+  std::vector<XWindow> out;
+  // One connection for the suite (the tests poll), to the display the app is started on.
+  static xcb_connection_t* const c = xcb_connect(nullptr, nullptr);
+  if (!c || xcb_connection_has_error(c)) return out;
+  auto atom = [](const char* name) {
+    xcb_intern_atom_reply_t* r =
+        xcb_intern_atom_reply(c, xcb_intern_atom(c, 1, uint16_t(std::strlen(name)), name), nullptr);
+    const xcb_atom_t a = r ? r->atom : xcb_atom_t(XCB_ATOM_NONE);
+    std::free(r);
+    return a;
+  };
+  const xcb_atom_t netPid = atom("_NET_WM_PID");
+  const xcb_atom_t netName = atom("_NET_WM_NAME");
+  const xcb_atom_t utf8 = atom("UTF8_STRING");
+  const xcb_window_t root = xcb_setup_roots_iterator(xcb_get_setup(c)).data->root;
+  xcb_query_tree_reply_t* tree = xcb_query_tree_reply(c, xcb_query_tree(c, root), nullptr);
+  if (tree) {
+    const xcb_window_t* children = xcb_query_tree_children(tree);
+    for (int i = 0; i < xcb_query_tree_children_length(tree); ++i) {
+      const xcb_window_t win = children[i];
+      xcb_get_property_reply_t* p = xcb_get_property_reply(
+          c, xcb_get_property(c, 0, win, netPid, XCB_ATOM_CARDINAL, 0, 1), nullptr);
+      const bool ours = p && xcb_get_property_value_length(p) == 4 &&
+                        *static_cast<const uint32_t*>(xcb_get_property_value(p)) == uint32_t(pid);
+      std::free(p);
+      if (!ours) continue;
+      xcb_get_window_attributes_reply_t* a =
+          xcb_get_window_attributes_reply(c, xcb_get_window_attributes(c, win), nullptr);
+      const bool mapped = a && a->map_state == XCB_MAP_STATE_VIEWABLE;
+      std::free(a);
+      if (!mapped) continue;
+      XWindow w;
+      w.id = win;
+      p = xcb_get_property_reply(c, xcb_get_property(c, 0, win, netName, utf8, 0, 1024), nullptr);
+      if (p) {
+        w.title = QString::fromUtf8(static_cast<const char*>(xcb_get_property_value(p)),
+                                    xcb_get_property_value_length(p));
+      }
+      std::free(p);
+      xcb_get_geometry_reply_t* g = xcb_get_geometry_reply(c, xcb_get_geometry(c, win), nullptr);
+      if (g) {
+        w.width = g->width;
+        w.height = g->height;
+      }
+      std::free(g);
+      out.push_back(w);
+    }
+    std::free(tree);
+  }
+  return out;
+}
+
+// bin/ricochet with `args` and settings of its own (a first launch); killed when it goes out of
+// scope.
+class Launch {
+ public:
+  explicit Launch(const QStringList& args) {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), config_.path());
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+    process_.setProcessEnvironment(env);
+    process_.start(binary(), args);
+    clock_.start();
+  }
+  ~Launch() {
+    if (process_.state() != QProcess::NotRunning) {
+      process_.kill();
+      process_.waitForFinished(5000);
+    }
+  }
+  QProcess& process() { return process_; }
+  qint64 elapsed() const { return clock_.elapsed(); }
+  /// Everything written to stderr so far.
+  QString stderrText() {
+    err_ += process_.readAllStandardError();
+    return QString::fromUtf8(err_);
+  }
+  /// Waits for a mapped window whose title contains every one of `parts`.
+  std::optional<XWindow> waitForWindow(const QStringList& parts, int ms = kWindowMs) {
+    std::optional<XWindow> found;
+    waitFor([&] {
+      if (process_.state() == QProcess::NotRunning) return true;  // died: give up at once
+      for (const XWindow& w : windowsOf(process_.processId())) {
+        bool all = true;
+        for (const QString& p : parts) all = all && w.title.contains(p);
+        if (all) found = w;
+      }
+      return found.has_value();
+    }, ms);
+    return found;
+  }
+  /// The titles of the process's windows (for failure messages).
+  QString titles() {
+    QStringList t;
+    for (const XWindow& w : windowsOf(process_.processId())) t << w.title;
+    return t.join(QStringLiteral(" | "));
+  }
+
+ private:
+  QTemporaryDir config_;
+  QProcess process_;
+  QByteArray err_;
+  QElapsedTimer clock_;
+};
+
+// The bottom strip of `window` as the X server shows it: the status bar with the run state,
+// the simulated time and the step count (a focused field's blinking cursor is elsewhere).
+QImage statusStrip(const XWindow& window) {
+  const int h = 24;
+  return QGuiApplication::primaryScreen()
+      ->grabWindow(WId(window.id), 0, window.height - h, window.width, h)
+      .toImage();
+}
+
+// Whether the status strip of `window` changes within `ms` (grabs `gapMs` apart).
+bool statusChanges(const XWindow& window, int ms, int gapMs = 250) {
+  const QImage first = statusStrip(window);
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < ms) {
+    QTest::qWait(gapMs);
+    if (statusStrip(window) != first) return true;
+  }
+  return false;
+}
+
+// Whether the status strip of `window` stays the same for `stillMs` at some point within
+// `ms`: a paused run does once its first frame is up; a running one never does (its time moves).
+bool statusSettles(const XWindow& window, int stillMs, int ms) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < ms) {
+    if (!statusChanges(window, stillMs)) return true;
+  }
+  return false;
+}
+
+QString systemTitle(const QString& id) {
+  return QString::fromStdString(ricochet::findSystem(id.toStdString())->info().title);
+}
 
 }  // namespace
 
@@ -741,6 +915,12 @@ class TestGuiMainWindow : public QObject {
     QCOMPARE(w->currentRun()->generation, generation);
     QVERIFY(!w->openScenarioFile(dir.filePath(QStringLiteral("missing.json")), &error));
     QVERIFY(error.contains(QStringLiteral("missing.json")));
+    // A FIFO is refused unopened (opening it would block the GUI thread until a writer comes).
+    const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    QVERIFY(!w->openScenarioFile(fifo, &error));
+    QVERIFY2(error.contains(QStringLiteral("not a regular file")), qPrintable(error));
+    QCOMPARE(w->currentRun()->generation, generation);
   }
 
   // Window state, last system and its scenario come back at the next launch.
@@ -773,6 +953,115 @@ class TestGuiMainWindow : public QObject {
     }
     QCOMPARE(w->speedCombo()->currentText(), QStringLiteral("2\u00d7"));
     QSettings().clear();
+  }
+
+  // --help needs no display and names the options.
+  void launchHelpNamesTheOptions() {
+    QVERIFY2(QFile::exists(binary()), qPrintable(binary()));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start(binary(), {QStringLiteral("--help")});
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    for (const char* option : {"--scenario", "--system", "--paused"}) {
+      QVERIFY2(out.contains(QLatin1String(option)), option);
+    }
+  }
+
+  // A saved scenario opens its own system (not the default one), names the file in the title
+  // and animates: the status bar keeps changing.
+  void launchWithAScenarioFileOpensItsSystemAndRuns() {
+    QTemporaryDir files;
+    QVERIFY(files.isValid());
+    const ricochet::SystemDescription* system = ricochet::systems().front();
+    for (const auto* s : ricochet::systems()) {
+      if (QString::fromStdString(s->info().id) != MainWindow::defaultSystemId()) {
+        system = s;
+        break;
+      }
+    }
+    ricochet::Scenario scenario = ricochet::defaultScenario(*system);
+    scenario.integrator.h = system->info().defaultH / 2.0;
+    const QString path = files.filePath(QStringLiteral("launch.json"));
+    QVERIFY(ricochet::io::saveScenario(path.toStdString(), scenario).empty());
+    Launch app({QStringLiteral("--scenario"), path});
+    const QString title = QString::fromStdString(system->info().title);
+    const auto window = app.waitForWindow({title, QStringLiteral("launch.json")});
+    QVERIFY2(window, qPrintable(app.titles() + QStringLiteral(" / ") + app.stderrText()));
+    qInfo("window '%s' after %lld ms", qPrintable(window->title), (long long)app.elapsed());
+    QVERIFY2(!app.stderrText().contains(QStringLiteral("ricochet:")), qPrintable(app.stderrText()));
+    // Never still for a second (a paused window is, see below): the simulated time moves.
+    QVERIFY2(!statusSettles(*window, 1000, 4000), "the status bar stood still: not running");
+  }
+
+  // --system ID --paused: that system, and nothing moves.
+  void launchPausedWithASystemStaysStill() {
+    const QString id = QString::fromStdString(ricochet::systems().back()->info().id);
+    Launch app({QStringLiteral("--system"), id, QStringLiteral("--paused")});
+    const auto window = app.waitForWindow({systemTitle(id)});
+    QVERIFY2(window, qPrintable(app.titles() + QStringLiteral(" / ") + app.stderrText()));
+    QVERIFY2(statusSettles(*window, 1000, 15000), "the status bar kept changing: not paused");
+  }
+
+  // A file that cannot run: the key is named (stderr and a message box), and the window opens on
+  // the default system instead of hanging or quitting.
+  void launchWithABadFileNamesTheKey() {
+    QTemporaryDir files;
+    QVERIFY(files.isValid());
+    const QString path = files.filePath(QStringLiteral("bad.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray("{\"format\": \"ricochet-scenario\", \"version\": 1, \"system\": \"") +
+            ricochet::systems().front()->info().id.c_str() +
+            QByteArray("\", \"integrator\": {\"h\": -1}}\n"));
+    f.close();
+    Launch app({QStringLiteral("--scenario"), path});
+    // One line, "ricochet: FILE: line 1, column C: "integrator.h": ...".
+    const QRegularExpression message(QStringLiteral("^ricochet: .*bad\\.json.*\"integrator\\.h\""),
+                                     QRegularExpression::MultilineOption);
+    QVERIFY2(waitFor([&] { return message.match(app.stderrText()).hasMatch(); }, kWindowMs),
+             qPrintable(app.stderrText()));
+    QVERIFY2(app.waitForWindow({systemTitle(MainWindow::defaultSystemId())}),
+             qPrintable(app.titles()));
+    // The message box (titled after the app) is up beside the window.
+    QVERIFY2(waitFor([&] {
+      for (const XWindow& w : windowsOf(app.process().processId())) {
+        if (w.title == QStringLiteral("Ricochet")) return true;
+      }
+      return false;
+    }, kWindowMs), qPrintable(app.titles()));
+    QCOMPARE(app.process().state(), QProcess::Running);
+  }
+
+  // A FIFO is refused before it is opened (opening it would block main() until a writer comes,
+  // before any window), and the app goes on with the default system.
+  void launchWithAFifoRefusesItAtOnce() {
+    QTemporaryDir files;
+    QVERIFY(files.isValid());
+    const QString path = files.filePath(QStringLiteral("pipe.json"));
+    QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+    Launch app({QStringLiteral("--scenario"), path});
+    QVERIFY2(waitFor([&] { return app.stderrText().contains(QStringLiteral("not a regular file")); },
+                     10000),
+             qPrintable(app.stderrText()));
+    qInfo("FIFO refused after %lld ms", (long long)app.elapsed());
+    QVERIFY2(app.waitForWindow({systemTitle(MainWindow::defaultSystemId())}),
+             qPrintable(app.titles()));
+  }
+
+  // An unknown --system says so and opens the default system.
+  void launchWithAnUnknownSystemOpensTheDefault() {
+    Launch app({QStringLiteral("--system"), QStringLiteral("no-such-system")});
+    const QString expected = QStringLiteral("ricochet: unknown system 'no-such-system'; opening %1 "
+                                            "instead")
+                                 .arg(MainWindow::defaultSystemId());
+    QVERIFY2(waitFor([&] { return app.stderrText().contains(expected); }, kWindowMs),
+             qPrintable(app.stderrText()));
+    QVERIFY2(app.waitForWindow({systemTitle(MainWindow::defaultSystemId())}),
+             qPrintable(app.titles()));
   }
 };
 

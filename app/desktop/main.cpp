@@ -4,6 +4,7 @@
 //   ricochet [--system ID] [--scenario FILE.json] [--paused]
 
 #include "app/desktop/main_window.hpp"
+#include "app/desktop/scenario_files.hpp"
 #include "core/model/registry.hpp"
 #include "render/vtk_widget.hpp"
 
@@ -16,13 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-
-#if __has_include("core/io/scenario_io.hpp")
-#include "core/io/scenario_io.hpp"
-#define RICOCHET_HAVE_SCENARIO_IO 1
-#else
-#define RICOCHET_HAVE_SCENARIO_IO 0
-#endif
 
 namespace {
 bool wantsHelpOrVersion(int argc, char** argv) {
@@ -93,17 +87,13 @@ int main(int argc, char** argv) {
   }
   if (parser.isSet(scenarioOption)) {
     const QString path = parser.value(scenarioOption);
-#if RICOCHET_HAVE_SCENARIO_IO
-    const ricochet::io::ScenarioResult loaded = ricochet::io::loadScenario(path.toStdString());
+    const ricochet::io::ScenarioResult loaded = ricochet::app::loadScenarioFile(path);
     if (loaded.ok()) {
       options.scenario = *loaded.scenario;
       options.scenarioPath = path;
     } else {
       startupError = QString::fromStdString(loaded.error);
     }
-#else
-    startupError = QStringLiteral("%1: scenario files are not supported by this build").arg(path);
-#endif
   }
   if (!startupError.isEmpty()) std::fprintf(stderr, "ricochet: %s\n", qPrintable(startupError));
 

@@ -4,6 +4,7 @@
 #include "app/desktop/number_field.hpp"
 #include "app/desktop/plot_panel.hpp"
 #include "app/desktop/scenario_editor.hpp"
+#include "app/desktop/scenario_files.hpp"
 #include "app/desktop/simulation_worker.hpp"
 #include "core/model/registry.hpp"
 #include "render/scene_view.hpp"
@@ -36,13 +37,6 @@
 #include <vtkSmartPointer.h>
 
 #include <cmath>
-
-#if __has_include("core/io/scenario_io.hpp")
-#include "core/io/scenario_io.hpp"
-#define RICOCHET_HAVE_SCENARIO_IO 1
-#else
-#define RICOCHET_HAVE_SCENARIO_IO 0
-#endif
 
 // Resources of a static library must be registered explicitly (outside any namespace).
 static void initDesktopResources() { Q_INIT_RESOURCE(ricochet); }
@@ -697,8 +691,7 @@ QString MainWindow::aboutHtml() {
 void MainWindow::showAbout() { QMessageBox::about(this, tr("About Ricochet"), aboutHtml()); }
 
 bool MainWindow::openScenarioFile(const QString& path, QString* error) {
-#if RICOCHET_HAVE_SCENARIO_IO
-  const io::ScenarioResult r = io::loadScenario(path.toStdString());
+  const io::ScenarioResult r = loadScenarioFile(path);
   if (!r.ok()) {
     if (error) *error = qs(r.error);
     statusBar()->showMessage(tr("Refused: %1").arg(qs(r.error)), 10000);
@@ -706,10 +699,6 @@ bool MainWindow::openScenarioFile(const QString& path, QString* error) {
   }
   openScenario(*r.scenario, QFileInfo(path).fileName(), path);
   return true;
-#else
-  if (error) *error = tr("scenario files are not supported by this build (%1)").arg(path);
-  return false;
-#endif
 }
 
 void MainWindow::openScenario(const Scenario& scenario, const QString& label, const QString& path) {

@@ -60,15 +60,19 @@ ScenarioFiles::ScenarioFiles(MainWindow* window) : QObject(window), window_(wind
   window->installEventFilter(this);
 }
 
+io::ScenarioResult loadScenarioFile(const QString& path) {
+  const QFileInfo info(path);
+  if (info.exists() && !info.isFile() && !info.isDir()) {  // folders get core/io's message
+    io::ScenarioResult r;
+    r.error = QObject::tr("%1: not a regular file").arg(path).toStdString();
+    return r;
+  }
+  return io::loadScenario(QFile::encodeName(path).toStdString());
+}
+
 bool ScenarioFiles::open(const QString& path) {
   if (path.isEmpty()) return false;
-  const QFileInfo info(path);
-  if (info.exists() && !info.isFile() && !info.isDir()) {
-    // A FIFO or a device: reading it could block the GUI thread forever.
-    refuse(tr("%1: not a regular file").arg(path));
-    return false;
-  }
-  const io::ScenarioResult r = io::loadScenario(QFile::encodeName(path).toStdString());
+  const io::ScenarioResult r = loadScenarioFile(path);
   if (!r.ok()) {
     refuse(qs(r.error));
     return false;

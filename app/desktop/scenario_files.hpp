@@ -12,6 +12,7 @@
 // The window title names the current file ("... - name.json") with Qt's modified mark (*) while the
 // running scenario differs from what the file holds.
 
+#include "core/io/scenario_io.hpp"
 #include "core/model/system.hpp"
 
 #include <QObject>
@@ -28,6 +29,11 @@ namespace ricochet::app {
 
 class MainWindow;
 struct Preset;
+
+/// core/io's loadScenario behind a guard: a path that exists but is neither a regular file nor a
+/// folder (a FIFO, a device) is refused unread, since opening it can block until a writer comes,
+/// forever. Every way into the app (--scenario, Open, Recent, drops) reads files through here.
+io::ScenarioResult loadScenarioFile(const QString& path);
 
 class ScenarioFiles : public QObject {
   Q_OBJECT
