@@ -2,7 +2,8 @@
 // lgvci-se3 §4): U4 (Phi and energies at the paper's initial states, §7.3), U5 (chi and Phi_x
 // against central differences at random poses for every shape, including an intersection and a
 // general rounded polyhedron), the closed forms of §4.2/§4.5, the intersection's support point
-// against brute-force sampling plus a KKT certificate, shape validation and the scenes.
+// against brute-force sampling plus a KKT certificate, polyhedral mass properties against closed
+// forms, shape validation and the scenes.
 
 #include "core/model/registry.hpp"
 #include "core/se3/se3_systems.hpp"
@@ -284,6 +285,58 @@ class TestSe3Shapes : public QObject {
       const Vec3 u = randomUnit(rng);
       QCOMPARE(lowestPoint(nested, u).height, lowestPoint(nested.second, u).height);
     }
+  }
+
+  // massProperties() of polyhedra (hull faces + tetrahedral decomposition) against closed forms:
+  // the Case IV cube (J = m s^2/6 I, spec §2.1, what the registry uses), an off-centre box
+  // (J = m/12 diag(b^2+c^2, ...)), a regular tetrahedron (J = m a^2/20 I, V = a^3/(6 sqrt 2)); a
+  // random convex polytope moved rigidly (V kept, c -> Q c + t, J -> Q J Q^T) with an interior
+  // point added (ignored); a flat vertex set has no volume.
+  void polyhedronMassPropertiesMatchClosedForms() {
+    const Setup cubeCase = makeSetup(defaultScenario(*findSystem("cube-plane")));
+    const MassProperties cube = massProperties(cubeCase.model.shape.polyhedra[0], 1.0);
+    const double s = 2.0 * std::sqrt(3.0);
+    QCOMPARE(cube.faces, 6);
+    QVERIFY(std::fabs(cube.volume - s * s * s) <= 1e-14 * s * s * s);
+    QVERIFY(cube.centroid.norm() <= 1e-15);
+    QVERIFY((cube.J - cubeCase.model.J).cwiseAbs().maxCoeff() <= 1e-14);
+    QVERIFY((cube.J - (s * s / 6.0) * Mat3::Identity()).cwiseAbs().maxCoeff() <= 1e-14);
+
+    const MassProperties box = massProperties(makeBox(Vec3(1, 2, 3), Vec3(0.5, 1.0, 1.5), 0.0), 2.0);
+    QVERIFY(std::fabs(box.volume - 6.0) <= 1e-14);
+    QVERIFY((box.centroid - Vec3(1, 2, 3)).norm() <= 1e-14);
+    const Mat3 boxJ = (2.0 / 12.0) * Vec3(4.0 + 9.0, 1.0 + 9.0, 1.0 + 4.0).asDiagonal();
+    QVERIFY((box.J - boxJ).cwiseAbs().maxCoeff() <= 1e-14);
+
+    PolyhedronPart tet;
+    const double a = 1.7, k = a / (2.0 * std::sqrt(2.0));  // alternate cube corners: edge a
+    tet.vertices = {k * Vec3(1, 1, 1), k * Vec3(1, -1, -1), k * Vec3(-1, 1, -1), k * Vec3(-1, -1, 1)};
+    const MassProperties t = massProperties(tet, 3.0);
+    QCOMPARE(t.faces, 4);
+    QVERIFY(std::fabs(t.volume - a * a * a / (6.0 * std::sqrt(2.0))) <= 1e-15);
+    QVERIFY((t.J - (3.0 * a * a / 20.0) * Mat3::Identity()).cwiseAbs().maxCoeff() <= 1e-14);
+
+    std::mt19937 rng(12);
+    PolyhedronPart poly;
+    for (int j = 0; j < 14; ++j) poly.vertices.push_back(1.5 * randomUnit(rng));
+    const MassProperties p = massProperties(poly, 1.0);
+    const Mat3 Q = randomRotation(rng);
+    const Vec3 shift(0.3, -2.0, 5.0);
+    PolyhedronPart moved;
+    for (const Vec3& v : poly.vertices) moved.vertices.push_back(Q * v + shift);
+    moved.vertices.push_back(Q * p.centroid + shift);  // interior: not a hull vertex
+    const MassProperties m = massProperties(moved, 1.0);
+    qInfo("random polytope: %d faces, V = %.6f, |c| = %.2e, J diag %.6f %.6f %.6f", p.faces,
+          p.volume, p.centroid.norm(), p.J(0, 0), p.J(1, 1), p.J(2, 2));
+    QCOMPARE(p.faces, 24);  // 14 points on a sphere, general position: 2*14 - 4 triangles
+    QVERIFY(p.volume > 0.5 && p.volume < 4.0 / 3.0 * std::numbers::pi * 1.5 * 1.5 * 1.5);
+    QVERIFY(std::fabs(m.volume - p.volume) <= 1e-13);
+    QVERIFY((m.centroid - (Q * p.centroid + shift)).norm() <= 1e-13);
+    QVERIFY((m.J - Q * p.J * Q.transpose()).cwiseAbs().maxCoeff() <= 1e-13);
+
+    PolyhedronPart flat;
+    flat.vertices = {Vec3(0, 0, 1), Vec3(1, 0, 1), Vec3(0, 1, 1), Vec3(1, 1, 1)};
+    QCOMPARE(massProperties(flat, 1.0).volume, 0.0);
   }
 
   void invalidShapesAreNamed() {

@@ -158,6 +158,22 @@ inline double lowestHeight(const BodyShape& shape, const Vec3& u, SupportPoint* 
   return best;
 }
 
+/// Mass properties of a uniform solid body.
+struct MassProperties {
+  double volume = 0.0;           ///< m^3 (0 for a degenerate, flat vertex set)
+  Vec3 centroid = Vec3::Zero();  ///< centre of mass, in the frame of the input, m
+  Mat3 J = Mat3::Zero();         ///< standard inertia about the centroid for the given mass, kg m^2
+  int faces = 0;                 ///< polygonal faces of the hull found
+};
+
+/// Mass properties of the convex hull of a polyhedron part's vertices (uniform density, total
+/// mass `mass` in kg), ignoring the rounding epsilon as spec §4.5 prescribes. Exact up to
+/// round-off: the hull's faces are found from vertex triples (O(n^4): setup code, not the step
+/// loop), each face polygon is fanned into triangles, and each triangle spans a tetrahedron with
+/// an interior point whose volume, first and second moments have closed forms (the tetrahedral
+/// decomposition, equivalent to Mirtich's divergence-theorem sums).
+MassProperties massProperties(const PolyhedronPart& p, double mass);
+
 /// Implicit function of an ellipsoid part, (rho-c)^T M^-2 (rho-c) - 1: <= 0 inside (dimensionless).
 inline double implicitValue(const EllipsoidPart& e, const Vec3& rho) {
   const Vec3 r = rho - e.centre;
