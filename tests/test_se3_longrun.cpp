@@ -77,11 +77,17 @@ Stats longRun(const Setup& setup, int steps) {
         st.minAlpha = std::min(st.minAlpha, e.alpha);
         st.rootIterations += e.rootIterations;
         st.maxImpactPhi = std::max(st.maxImpactPhi, e.phi);
-        // Phi = n.x + u.rho cannot be resolved below the spacing of doubles at x (Case II
-        // slides to |x| ~ 1.7e5 m, where one ulp is 3e-11 m): the bound in units of that floor.
-        const double floor = std::numeric_limits<double>::epsilon() * e.before.x.cwiseAbs().maxCoeff();
+        // Phi = n1 x1 + n2 x2 + n3 x3 + u.rho is a sum of cancelling terms: it changes with alpha
+        // in steps of one ulp of the largest n_i x_i, and its evaluation rounds at eps times
+        // their sum, so it cannot be resolved below about eps (|n1 x1| + |n2 x2| + |n3 x3| +
+        // |u.rho|). Case II slides to x1 ~ 1.2e5 m, x3 ~ -4e3 m, where that is ~2e-12 m.
+        const Vec3 u = e.before.R.transpose() * m.n;
+        const double cancelling = m.n.cwiseProduct(e.before.x).cwiseAbs().sum() +
+                                  std::fabs(u.dot(e.rhoC));
+        const double floor = std::numeric_limits<double>::epsilon() * cancelling;
         st.maxImpactPhiOverFloor = std::max(st.maxImpactPhiOverFloor, e.phi / floor);
-        st.maxImpactPhiOverBound = std::max(st.maxImpactPhiOverBound, e.phi / std::max(1e-14, floor));
+        st.maxImpactPhiOverBound =
+            std::max(st.maxImpactPhiOverBound, e.phi / std::max(1e-14, 2.0 * floor));
         if (e.phi > 1e-14 && st.firstTimeAbove1e14 < 0.0) {
           st.firstTimeAbove1e14 = (k - 1 + e.alphaTotal) * setup.h;
         }
@@ -155,7 +161,7 @@ class TestSe3LongRun : public QObject {
           "sub-step evaluations per impact",
           b.id, qPrintable(integrator), st.impacts, b.minImpacts, b.maxImpacts,
           st.multiImpactSteps, st.minAlpha, st.rootIterations / std::max(1, st.impacts));
-    qInfo("  Phi: grid min %.2e, impact states in [%.1e, %.1e] (<= %.1f eps|x|; first above "
+    qInfo("  Phi: grid min %.2e, impact states in [%.1e, %.1e] (<= %.2f eps sum|terms|; first above "
           "1e-14 at t = %.1f s, -1: never); |vn+ + vn-|/|vn-| <= %.1e",
           st.minGridPhi, st.minImpactPhi, st.maxImpactPhi, st.maxImpactPhiOverFloor,
           st.firstTimeAbove1e14, st.maxVnRatio);
@@ -170,8 +176,10 @@ class TestSe3LongRun : public QObject {
     QVERIFY(st.impacts >= b.minImpacts && st.impacts <= b.maxImpacts);  // §8.4
     QVERIFY(st.lambdaPositive);
     QVERIFY(st.minGridPhi > 0.0);                                       // admissible grid states
-    // Impact states on dC: 0 < Phi <= 1e-14 (spec §8.2), or one ulp of |x| where that is larger
-    // (only Case II, far down the incline: the state itself is not representable closer).
+    // Impact states on dC: 0 < Phi <= 1e-14 (spec §8.2), or 2 eps sum|terms| of Phi where that
+    // is larger. Deviation from §8.2: only Case II needs the second bound, from t ~ 100 s on
+    // (sum > 22 m), far down the incline where Phi is not representable closer to 0; measured
+    // <= 1.17 eps sum|terms| over all eight runs (Case II: 0.58), max Phi 9e-13 m there.
     QVERIFY(st.minImpactPhi > 0.0 && st.maxImpactPhiOverBound <= 1.0);
     if (b.horizontalPlane) QVERIFY(st.maxImpactPhi <= 1e-14);
     QVERIFY(st.maxVnRatio <= 1e-14);
