@@ -43,18 +43,20 @@ bool LgvciStepper::subStep(const RigidBodyState& s, double alpha, double alphaTo
   return false;
 }
 
-bool LgvciStepper::gapAt(const RigidBodyState& t, double tau, double alphaTotal, double& value,
-                         SupportPoint* support) {
-  const Vec3 u = t.R.transpose() * model_.n;
+bool LgvciStepper::checkedGap(const RigidBodyState& t, const Vec3& u, double tau,
+                              double alphaTotal, double& value, SupportPoint* support) {
   SupportPoint status;
+  SupportPoint& sp = support ? *support : status;
   if (support) {
-    *support = lowestPoint(model_.shape, u);
-    status = *support;
-    value = model_.n.dot(t.x) + support->height;
+    sp = lowestPoint(model_.shape, u);
+    value = model_.n.dot(t.x) + sp.height;
   } else {
-    value = model_.n.dot(t.x) + lowestHeight(model_.shape, u, &status);
+    value = model_.n.dot(t.x) + lowestHeight(model_.shape, u, &sp);
   }
-  if (status.ok) return true;
+  return sp.ok || supportFailed(sp, tau, alphaTotal);
+}
+
+bool LgvciStepper::supportFailed(const SupportPoint& status, double tau, double alphaTotal) {
   failure_ = StepFailure{};
   failure_.where = StepFailure::Where::SupportPoint;
   failure_.tau = tau;

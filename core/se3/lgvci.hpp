@@ -214,7 +214,20 @@ class LgvciStepper {
   // same value as phi(), but false, with the failure recorded, where a part's support solve did
   // not converge (Phi unknown: neither accept nor bisect on it).
   bool gapAt(const RigidBodyState& t, double tau, double alphaTotal, double& value,
-             SupportPoint* support = nullptr);
+             SupportPoint* support = nullptr) {
+    const Vec3 u = t.R.transpose() * model_.n;
+    // The accept test of every step: without an intersection part nothing can fail, so this is
+    // phi()'s plain value, inlined, with no status to fill in.
+    if (!support && model_.shape.intersections.empty()) {
+      value = model_.n.dot(t.x) + lowestHeight(model_.shape, u);
+      return true;
+    }
+    return checkedGap(t, u, tau, alphaTotal, value, support);
+  }
+  bool checkedGap(const RigidBodyState& t, const Vec3& u, double tau, double alphaTotal,
+                  double& value, SupportPoint* support);
+  // Records a support-point failure (Where::SupportPoint) and returns false.
+  bool supportFailed(const SupportPoint& status, double tau, double alphaTotal);
 
   RigidBodyModel model_;
   double h_;
