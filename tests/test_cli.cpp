@@ -246,7 +246,7 @@ class TestCli : public QObject {
       for (int i = 1; i < rows.size(); ++i) maxRecorded = std::max(maxRecorded, std::fabs(rows[i].split(',')[5].toDouble()));
       QVERIFY(s["max_abs_energy_rel_error"].toDouble() >= maxRecorded);
       QVERIFY(s["steps_per_second"].toDouble() > 0.0);
-      QCOMPARE(csvLines(impacts).front(), QStringLiteral("step,t,alpha,constraint,energy_before,energy_after,impulse"));
+      QCOMPARE(csvLines(impacts).front(), QStringLiteral("step,t,alpha,constraint,energy_before,energy_after,impulse,reflected"));
     }
   }
 

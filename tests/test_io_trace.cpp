@@ -221,7 +221,7 @@ class TestIoTrace : public QObject {
     QCOMPARE(rows[11].substr(0, 23), std::string("10,0.10000000000000001,"));
 
     const auto imp = lines(o.impactsCsv);
-    QCOMPARE(imp.front(), std::string("step,t,alpha,constraint,energy_before,energy_after,impulse"));
+    QCOMPARE(imp.front(), std::string("step,t,alpha,constraint,energy_before,energy_after,impulse,reflected"));
     QCOMPARE(imp.size(), std::size_t(1 + 10));
     QCOMPARE(s.impactRows, std::int64_t(10));
     QCOMPARE(s.impacts, std::int64_t(10));
@@ -385,7 +385,7 @@ class TestIoTrace : public QObject {
     QCOMPARE(s.steps, std::int64_t(100));
     const json::ParseResult doc = json::parse(json::write(io::summaryToJson(s), 2));
     QVERIFY(doc.ok());
-    const char* keys[] = {"system", "integrator", "h", "steps", "t_end", "impacts", "energy_initial",
+    const char* keys[] = {"system", "integrator", "h", "steps", "t_end", "impacts", "reflected_impacts", "energy_initial",
                           "energy_final", "max_abs_energy_rel_error", "wall_seconds", "steps_per_second",
                           "status"};
     const json::Object& o = doc.value->asObject();

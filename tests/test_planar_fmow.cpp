@@ -527,12 +527,14 @@ class TestPlanarFmow : public QObject {
     }
   }
 
-  // ... so the integrator falls back to the sequential impulse there: a state from a long run of the
-  // star dropped flat (y0 = 0.52, at rest; t = 521 s) where tip+- rebounds by a hop of 5 um that
-  // lands within the same step. The step succeeds and stays admissible; the first impact is
-  // flagged with its (78a) defect; the second cannot return to E- either (no rebound root: P12
-  // reflection), and the §2.7 identity of the step is off by exactly that reported residual.
-  void jointFallbackForATinyHop() {
+  // A state from a long run of the star dropped flat (y0 = 0.52, at rest; t = 521 s) where the
+  // energy root made tip+- rebound by a hop of 5 um that landed within the same step, and (78)
+  // then had no solution (the sequential fallback above). Such a hop needs a rebound slower than
+  // g (1 - alpha) h / 2, whose normal kinetic energy is of the order of the §2.7 defect, so the
+  // root moves the rebound rate by far more than 1 %: the impact is a grazing reflection
+  // (core/numerics/grazing.hpp), the tip leaves at its incoming rate, and the §2.7 identity of
+  // the step is off by exactly the reported energy residual.
+  void tinyHopIsAGrazingReflection() {
     StarFloorModel<> star = defaultStar();
     const double h = 0.005;
     FmowIntegrator<StarFloorModel<>> integ(star, h);
@@ -543,87 +545,27 @@ class TestPlanarFmow : public QObject {
     star.gaps(q, g);
     QCOMPARE(integ.step(q, p, g), RunStatus::Ok);
     const auto& rep = integ.lastStep();
-    QCOMPARE(rep.impactCount, 2);
-    QCOMPARE(rep.impacts[0].gap, 1);
-    QCOMPARE(rep.impacts[1].gap, 1);
-    QVERIFY(rep.impacts[0].jointFallback);
+    QCOMPARE(rep.impactCount, 1);
+    const auto& im = rep.impacts[0];
+    QCOMPARE(im.gap, 1);
+    QVERIFY(im.reflectionFallback && !im.jointFallback);
+    // (C1): the normal rate n^T M^-1 p flips exactly.
+    const Eigen::Vector3d n = star.gapGradient(im.gap, im.q);
+    const Eigen::Vector3d mInv = star.massDiagonal.cwiseInverse();
+    const double rateIn = n.dot(mInv.cwiseProduct(im.pMinus)), rateOut = n.dot(mInv.cwiseProduct(im.pPlus));
+    QVERIFY(rateIn < 0.0);
+    QVERIFY(std::fabs(rateOut + rateIn) <= 1e-14 * std::fabs(rateIn) + 1e-17);
     const double kick = h * h / 8 * kG * kG;  // largest §2.7 kick
-    QVERIFY(std::fabs(rep.impacts[0].energyResidual) > 1e-9);
-    QVERIFY(std::fabs(rep.impacts[0].energyResidual) < kick);
-    QVERIFY(rep.impacts[1].reflectionFallback);
-    QVERIFY(std::fabs(rep.impacts[1].energyResidual) < kick);
+    QVERIFY(std::fabs(im.energyResidual) > 1e-9 && std::fabs(im.energyResidual) < kick);
     QVERIFY(g.minCoeff() >= 0.0);
-    const double sFirst = rep.impacts[0].s, sLast = 1 - rep.impacts[1].s;
     const double dH = integ.nodeEnergy(q, p) - integ.nodeEnergy(q0, p0);
-    const double expected = kick * (sLast * sLast - sFirst * sFirst) + rep.impacts[1].energyResidual;
+    const double expected = kick * ((1 - im.s) * (1 - im.s) - im.s * im.s) + im.energyResidual;
     QVERIFY(std::fabs(dH - expected) <= 1e-12);
-  }
-
-  // P11: a tip that dips below the floor and comes back between two sub-samples (all 9 samples
-  // and both ends admissible) is still found: the curvature bound flags the sub-interval and the
-  // minimum is located. Star without gravity, theta sweeping through -3pi/4 (tip++ lowest) at
-  // s = 0.5625, the middle of [0.5, 0.625]; depth 1e-4 m.
-  void crossingBetweenSamplesIsFound() {
-    StarFloorModel<> star = defaultStar();
-    star.potentialTerm.g = 0.0;
-    const double tau = 0.01, omega = 50.0;  // theta advances 0.5 rad over the step
-    FmowIntegrator<StarFloorModel<>> integ(star, tau);
-    const double theta0 = -3 * M_PI / 4 - 0.5625 * omega * tau;
-    const Eigen::Vector3d q(0, std::sqrt(0.5) - 1e-4, theta0), p(0, 0, omega * star.massDiagonal[2]);
-    const auto path = integ.drift(tau, q, p, star.potentialGradient(q));
-    for (int i = 0; i <= 8; ++i) {
-      Eigen::Vector4d g;
-      star.gaps(path.position(i / 8.0), g);
-      QVERIFY(g.minCoeff() > 0.0);  // sampling alone sees nothing
-    }
-    QVERIFY(star.gap(0, path.position(0.5625)) < -0.9e-4);
-    Eigen::Vector4d g0, g1, kappa;
-    star.gaps(q, g0);
-    star.gaps(path.position(1.0), g1);
-    star.gapCurvatureBounds(q, path.a, path.b, kappa);
-    const Crossing c = firstCrossing(star, path, g0, g1, kappa, DetectionOptions{});
-    QVERIFY(c.found && !c.failed);
-    QCOMPARE(c.gap, 0);
-    QVERIFY(c.s > 0.5 && c.s < 0.5625);
-    QVERIFY(std::fabs(star.gap(0, path.position(c.s))) <= 1e-15);
-  }
-
-  // The curvature test (crossing.hpp, step 1) is sound and sharp. Sound: whenever gapClear
-  // accepts (G(0), G(1), kappa), every G with G'' <= kappa through those ends stays >= 0. The
-  // extreme case is the parabola with G'' = kappa, checked on a fine grid. Sharp: when it refuses
-  // with both ends >= 0, that parabola does dip below zero. It accepts the step after an impact
-  // (G(0) = 0, G(1) >= kappa/2), which the min(G(0), G(1)) >= kappa/8 test alone sent to sampling.
-  void curvatureTestIsSoundAndSharp() {
-    std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    int accepted = 0, refused = 0;
-    for (int trial = 0; trial < 20000; ++trial) {
-      const double kappa = 4.0 * u(rng);
-      const double g0 = trial % 3 == 0 ? 0.0 : kappa * u(rng);  // a third start in contact
-      const double g1 = kappa * u(rng);
-      double minimum = std::min(g0, g1);  // of (1-s) g0 + s g1 - kappa s (1-s)/2 on [0, 1]
-      for (int i = 1; i < 4000; ++i) {
-        const double x = i / 4000.0;
-        minimum = std::min(minimum, (1 - x) * g0 + x * g1 - 0.5 * kappa * x * (1 - x));
-      }
-      if (gapClear(g0, g1, kappa)) {
-        ++accepted;
-        QVERIFY2(minimum >= -1e-15 * kappa, qPrintable(QString("accepted g0 %1 g1 %2 kappa %3: min %4")
-                                                           .arg(g0).arg(g1).arg(kappa).arg(minimum)));
-      } else {
-        ++refused;
-        QVERIFY2(minimum < 1e-9 * kappa, qPrintable(QString("refused g0 %1 g1 %2 kappa %3: min %4")
-                                                        .arg(g0).arg(g1).arg(kappa).arg(minimum)));
-      }
-    }
-    QVERIFY(accepted > 1000 && refused > 1000);
-    QVERIFY(gapClear(0.0, 0.5, 1.0) && !gapClear(0.0, 0.49, 1.0));  // leaving contact: G(1) >= kappa/2
-    QVERIFY(!gapClear(-1e-300, 1.0, 0.0) && gapClear(0.0, 0.0, -1.0));
   }
 
   // P12, alpha -> 1: an impact at the very end of a step (particle released at rest from
   // y0 = g h^2 / 2 lands at t = h): the remainder is below 1e-12 h, the step ends at the impact
-  // point with the rebound momentum, and H changes by (h^2/8) m g^2 (1 - 2 alpha) ~ -(h^2/8) m g^2.
+  // point with the rebound momentum.
   void impactAtTheEndOfAStep() {
     ParticleFloorModel<> particle;
     const double h = 0.01;
@@ -636,11 +578,14 @@ class TestPlanarFmow : public QObject {
     const double alpha = integ.lastStep().impacts[0].s;
     QVERIFY(alpha > 1.0 - 1e-12);
     QVERIFY(g[0] >= 0.0 && g[0] <= 1e-15);
-    // Incoming speed g h; E_d equality (E- = H0 - (h^2/8) m g^2, E_d -> H on the vanishing
-    // remainder) gives p_y+ = sqrt(g^2 h^2 - g^2 h^2 / 4) = (sqrt(3)/2) g h.
-    QVERIFY(std::fabs(p[1] - std::sqrt(3.0) / 2 * kG * h) <= 1e-12);
-    const double expected = h * h / 8 * kG * kG * (1 - 2 * alpha);
-    QVERIFY(std::fabs(integ.nodeEnergy(q, p) - h0 - expected) <= 1e-12);
+    // Incoming speed g h. The E_d equality (E- = H0 - (h^2/8) m g^2, E_d -> H on the vanishing
+    // remainder) would give p_y+ = sqrt(g^2 h^2 - g^2 h^2 / 4) = (sqrt(3)/2) g h, 13 % off the
+    // reflection: a grazing impact (grazing.hpp), so p_y+ = g h and H is unchanged, the
+    // (h^2/8) m g^2 defect staying in the reported residual.
+    QVERIFY(integ.lastStep().impacts[0].reflectionFallback);
+    QVERIFY(std::fabs(p[1] - kG * h) <= 1e-13 * kG * h);
+    QVERIFY(std::fabs(integ.nodeEnergy(q, p) - h0) <= 1e-13 * h0);
+    QVERIFY(std::fabs(integ.lastStep().impacts[0].energyResidual - h * h / 8 * kG * kG) <= 1e-15);
     QVERIFY(std::fabs(integ.lastSegmentTau()) <= 1e-12 * h);
   }
 

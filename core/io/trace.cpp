@@ -20,6 +20,7 @@ class ImpactRowSink final : public ImpactSink {
  public:
   ImpactRowSink(std::string* buffer, std::span<const std::string> names) : buffer_(buffer), names_(names) {}
   void onImpact(const ImpactRecord& impact) override {
+    if (impact.reflected) ++reflected;
     if (!buffer_) return;
     if (impact.constraint >= 0 && static_cast<std::size_t>(impact.constraint) < names_.size()) {
       appendImpactRow(*buffer_, impact, names_[static_cast<std::size_t>(impact.constraint)]);
@@ -29,6 +30,7 @@ class ImpactRowSink final : public ImpactSink {
     ++rows;
   }
   std::int64_t rows = 0;
+  std::int64_t reflected = 0;
 
  private:
   std::string* buffer_;
@@ -133,7 +135,7 @@ void appendImpactRow(std::string& out, const ImpactRecord& impact, std::string_v
   appendNumber(out, impact.energyAfter);
   out += ',';
   appendNumber(out, impact.impulse);
-  out += '\n';
+  out += impact.reflected ? ",1\n" : ",0\n";
 }
 
 std::int64_t stepCount(double tEnd, double h) {
@@ -256,7 +258,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   std::string failure;
   for (std::int64_t i = 0; i < total; ++i) {
     const std::size_t impactMark = impactBuf.size();
-    const std::int64_t rowsMark = sink.rows;
+    const std::int64_t rowsMark = sink.rows, reflectedMark = sink.reflected;
     const double tBefore = sim.time();
     const AdvanceResult ar = sim.advance(1, &sink);
     const EnergySplit e = ar.ok() ? sim.energy() : EnergySplit{};
@@ -268,6 +270,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
       outcome = RunOutcome::IntegratorFailed;
       impactBuf.resize(impactMark);
       sink.rows = rowsMark;
+      sink.reflected = reflectedMark;
       break;
     }
     if (!ar.ok()) {
@@ -278,6 +281,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
       outcome = RunOutcome::IntegratorFailed;
       impactBuf.resize(impactMark);  // the failed step's impacts did not happen
       sink.rows = rowsMark;
+      sink.reflected = reflectedMark;
       break;
     }
     const double rel = std::fabs((e.total() - e0.total()) / scale);
@@ -298,6 +302,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   s.energyFinal = sim.energy().total();
   s.maxAbsEnergyRelError = nanSeen ? std::nan("") : maxRel;
   s.impactRows = sink.rows;
+  s.reflectedImpacts = sink.reflected;
 
   if (outcome == RunOutcome::Cancelled) {
     traceFile.discard();
@@ -331,6 +336,7 @@ json::Value summaryToJson(const RunSummary& s) {
   o.add("steps", json::Value::number(static_cast<double>(s.steps)));
   o.add("t_end", json::Value::number(s.tEnd));
   o.add("impacts", json::Value::number(static_cast<double>(s.impacts)));
+  o.add("reflected_impacts", json::Value::number(static_cast<double>(s.reflectedImpacts)));
   o.add("energy_initial", json::Value::number(s.energyInitial));
   o.add("energy_final", json::Value::number(s.energyFinal));
   o.add("max_abs_energy_rel_error", json::Value::number(s.maxAbsEnergyRelError));
@@ -344,10 +350,13 @@ json::Value summaryToJson(const RunSummary& s) {
 std::string summaryLine(const RunSummary& s) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "%s %s h=%s: %lld steps to t=%.10g s, %lld impacts, E0=%.10g J, E=%.10g J, "
+                "%s %s h=%s: %lld steps to t=%.10g s, %lld impacts%s, E0=%.10g J, E=%.10g J, "
                 "max|dE/E0|=%.3e, %.3g s (%.3g steps/s): %s",
                 s.system.c_str(), s.integrator.c_str(), formatNumber(s.h).c_str(),
                 static_cast<long long>(s.steps), s.tEnd, static_cast<long long>(s.impacts),
+                s.reflectedImpacts > 0
+                    ? (" (" + std::to_string(s.reflectedImpacts) + " reflected near grazing)").c_str()
+                    : "",
                 s.energyInitial, s.energyFinal, s.maxAbsEnergyRelError, s.wallSeconds,
                 s.stepsPerSecond, s.statusText().c_str());
   return buf;

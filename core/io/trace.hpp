@@ -9,8 +9,9 @@
 // negative potential), the denominator is the initial energy scale K0 + |V0| instead, and 1 J if
 // that is zero too, so the column stays finite and dimensionless.
 //
-// Impacts CSV: `step,t,alpha,constraint,energy_before,energy_after,impulse` (the contract's
-// columns plus `impulse`); `constraint` is the gap's name from SystemInfo::constraints.
+// Impacts CSV: `step,t,alpha,constraint,energy_before,energy_after,impulse,reflected` (the
+// contract's columns plus `impulse` and `reflected`, 1 for a near-grazing impact resolved by the
+// exact reflection, else 0); `constraint` is the gap's name from SystemInfo::constraints.
 
 #include "core/io/atomic_file.hpp"
 #include "core/io/json.hpp"
@@ -30,7 +31,7 @@ namespace ricochet::io {
 inline constexpr const char* kTraceRequiredColumns[] = {
     "step", "t", "energy", "kinetic", "potential", "energy_rel_error", "impacts"};
 inline constexpr const char* kImpactColumns[] = {
-    "step", "t", "alpha", "constraint", "energy_before", "energy_after", "impulse"};
+    "step", "t", "alpha", "constraint", "energy_before", "energy_after", "impulse", "reflected"};
 
 /// Largest number of steps a run accepts (about 30 hours at 1e7 steps/s).
 inline constexpr std::int64_t kMaxRunSteps = 1'000'000'000'000;
@@ -99,6 +100,7 @@ struct RunSummary {
   std::string message;  ///< empty when ok; otherwise one line (failure with step and time, I/O error)
   std::int64_t traceRows = 0;   ///< rows written to the trace (header excluded)
   std::int64_t impactRows = 0;  ///< rows written to the impacts file
+  std::int64_t reflectedImpacts = 0;  ///< impacts resolved by the grazing reflection (grazing.hpp)
 
   bool ok() const { return outcome == RunOutcome::Completed; }
   /// "ok", the integrator's toString(status) ("solver-failed", ...), "cancelled", "output-error"

@@ -85,6 +85,9 @@ struct ImpactRecord {
   double energyBefore = 0.0;  ///< continuous energy at the impact point, pre-impact momentum
   double energyAfter = 0.0;   ///< same with the post-impact momentum
   double impulse = 0.0;       ///< impulse magnitude (mu or lambda of the paper), > 0
+  /// Resolved by the exact reflection instead of the discrete energy balance: a near-grazing
+  /// contact (core/numerics/grazing.hpp). Only energy-balanced integrators set it.
+  bool reflected = false;
   Eigen::Vector3d contactPoint = Eigen::Vector3d::Constant(
       std::numeric_limits<double>::quiet_NaN());  ///< world coordinates, for display; NaN if none
 };

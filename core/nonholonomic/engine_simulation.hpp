@@ -91,6 +91,7 @@ class EngineSimulation : public Simulation {
     r.energyBefore = nodeEnergy(engine_.model(), im.q, im.pMinus);
     r.energyAfter = nodeEnergy(engine_.model(), im.q, im.pPlus);
     r.impulse = im.mu;
+    r.reflected = im.reflectionFallback;
     r.contactPoint = engine_.model().contactPoint(im.gap, im.q);
     return r;
   }

@@ -28,6 +28,7 @@
 
 #include "core/model/system.hpp"
 #include "core/nonholonomic/ldap_model.hpp"
+#include "core/numerics/grazing.hpp"
 #include "core/numerics/roots.hpp"
 
 #include <Eigen/Core>
@@ -364,37 +365,68 @@ class LdapVci {
   /// incoming velocity: in the consistent reading this is the reduced reflection (C2)),
   /// safeguarded by Brent above mu*; no rebound root -> that guess with its residual (P12);
   /// nu = X^T n = 0 -> failure (P13); z- not approaching -> failure (grazing).
-  Impulse solveImpulse(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj,
-                       double eMinus, double tau, const Regular& guess) const {
-    Impulse out;
-    out.post = guess;
+  /// The impact seen in the reduced velocities z (v = X z, G = X^T M X, nu = X^T n): the incoming
+  /// normal rate nu^T z-, the impulse muStar that zeroes the normal rate of pHat + mu n, and the
+  /// reduced reflection (C2), whose normal rate is -rate.
+  struct NormalRates {
+    double a = 0.0;            ///< nu^T G^-1 nu
+    double rate = 0.0;         ///< incoming normal rate nu^T z- (< 0 when approaching)
+    double muStar = 0.0;       ///< zero normal rate
+    double reflection = 0.0;   ///< = -2 rate / a when pHat = p~- ((C2))
+    double kinetic = 0.0;      ///< 1/2 z-^T G z-, J
+    const char* failure = "";  ///< P13 or not approaching
+    double failureValue = 0.0;
+  };
+  NormalRates normalRates(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj) const {
+    NormalRates r;
     const XMat X = model_.distributionBasis(qi);
     const RMat G = X.transpose() * model_.massMatrix(qi) * X;
     const RVec nu = X.transpose() * nj;
     const auto Glu = G.partialPivLu();
     const RVec zMinus = Glu.solve(X.transpose() * pMinus);
     const RVec zHat = Glu.solve(X.transpose() * pHat);
-    const RVec Ginu = Glu.solve(nu);
-    const double a = nu.dot(Ginu);
-    if (!(nu.norm() > 1e-12 * (X.norm() * nj.norm())) || !(a > 0.0)) {
-      out.failure = "nu = X^T n = 0: the velocity constraints are tangent to the boundary, no "
-                    "admissible impulse (P13)";
-      out.failureValue = nu.norm();
+    r.a = nu.dot(Glu.solve(nu));
+    if (!(nu.norm() > 1e-12 * (X.norm() * nj.norm())) || !(r.a > 0.0)) {
+      r.failure = "nu = X^T n = 0: the velocity constraints are tangent to the boundary, no "
+                  "admissible impulse (P13)";
+      r.failureValue = nu.norm();
+      return r;
+    }
+    r.rate = nu.dot(zMinus);
+    if (!(r.rate < 0.0)) {
+      r.failure = "grazing impact: the incoming velocity does not approach the boundary "
+                  "(normal rate nu^T z)";
+      r.failureValue = r.rate;
+      return r;
+    }
+    r.muStar = -nu.dot(zHat) / r.a;
+    r.reflection = r.muStar - r.rate / r.a;
+    r.kinetic = 0.5 * zMinus.dot(G * zMinus);
+    return r;
+  }
+
+  /// The energy root mu is replaced by the reflection (core/numerics/grazing.hpp). Not in paper
+  /// mode: its p^ is not p~-, so its "reflection" is no reflection, and the mode exists to
+  /// reproduce P000's literal equations (spec §3.3, §4.3).
+  bool nearGrazing(double mu, const NormalRates& nr) const {
+    return options_.reading != ImpactReading::Paper &&
+           reboundNeedsReflection(mu, nr.reflection, nr.muStar);
+  }
+
+  Impulse solveImpulse(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj,
+                       double eMinus, double tau, const Regular& guess) const {
+    Impulse out;
+    out.post = guess;
+    const NormalRates nr = normalRates(qi, pHat, pMinus, nj);
+    if (*nr.failure) {
+      out.failure = nr.failure;
+      out.failureValue = nr.failureValue;
       return out;
     }
-    const double rate = nu.dot(zMinus);  // normal rate of the incoming reduced velocity
-    if (!(rate < 0.0)) {
-      out.failure = "grazing impact: the incoming velocity does not approach the boundary "
-                    "(normal rate nu^T z)";
-      out.failureValue = rate;
-      return out;
-    }
-    const double muStar = -nu.dot(zHat) / a;         // zero normal rate of pHat + mu n
-    const double reflection = muStar - rate / a;     // = -2 rate / a when pHat = p~- ((C2))
-    const double eScale = std::fabs(eMinus) + 0.5 * zMinus.dot(G * zMinus) +
-                          std::fabs(model_.potential(qi)) + 1e-300;
+    const double rate = nr.rate, muStar = nr.muStar, reflection = nr.reflection;
+    const double eScale = std::fabs(eMinus) + nr.kinetic + std::fabs(model_.potential(qi)) + 1e-300;
     const double eTol = options_.tolerance * eScale;
-    const double nScale = 1e-13 * (std::fabs(rate) / std::sqrt(a));  // tolerance on n . w+
+    const double nScale = 1e-13 * (std::fabs(rate) / std::sqrt(nr.a));  // tolerance on n . w+
 
     double mu = reflection, F = 0.0, dF = 0.0;
     bool converged = false;
@@ -414,11 +446,14 @@ class LdapVci {
       }
     }
     if (converged && nj.dot(post.w) > nScale) {
-      out.mu = mu;
-      out.post = post;
-      out.residual = F;
-      out.ok = true;
-      return out;
+      if (!nearGrazing(mu, nr)) {
+        out.mu = mu;
+        out.post = post;
+        out.residual = F;
+        out.ok = true;
+        return out;
+      }
+      return reflect(qi, pHat, nj, eMinus, tau, reflection, guess);  // near grazing
     }
     // Safeguard: F is close to a parabola in mu with its minimum near zero normal rate (mu*);
     // the rebound root lies above it.
@@ -436,8 +471,7 @@ class LdapVci {
       return out;
     }
     if (!(flo < 0.0)) {  // no real rebound root (grazing, P12): reduced reflection
-      out.mu = reflection;
-      out.reflectionFallback = true;
+      return reflect(qi, pHat, nj, eMinus, tau, reflection, guess);
     } else {
       double width = std::max(reflection - lo, 1e-300);
       double hi = lo + width, fhi = f(hi);
@@ -457,9 +491,29 @@ class LdapVci {
         out.failureValue = r.fx;
         return out;
       }
+      if (nearGrazing(r.x, nr)) {
+        return reflect(qi, pHat, nj, eMinus, tau, reflection, guess);  // near grazing
+      }
       out.mu = r.x;
     }
-    post = guess;
+    return finishImpulse(qi, pHat, nj, eMinus, tau, guess, out);
+  }
+
+  /// The reduced reflection (C2) instead of the energy root, near grazing (P12,
+  /// core/numerics/grazing.hpp): the O(h^2) energy defect stays, the rebound rate is exact.
+  Impulse reflect(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, double tau,
+                  double reflection, const Regular& guess) const {
+    Impulse out;
+    out.mu = reflection;
+    out.reflectionFallback = true;
+    return finishImpulse(qi, pHat, nj, eMinus, tau, guess, out);
+  }
+
+  /// The post-impact segment for the impulse out.mu: fills out.post, out.residual, out.ok.
+  Impulse finishImpulse(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, double tau,
+                        const Regular& guess, Impulse out) const {
+    Regular post = guess;
+    double F = 0.0, dF = 0.0;
     if (!energyEquation(qi, pHat, nj, eMinus, tau, out.mu, post, F, dF)) {
       out.failure = "the post-impact regular solve did not converge";
       return out;
@@ -739,7 +793,13 @@ class LdapVci {
           out.post.ok = true;
           out.residual = dl_.Ed(qi, out.post.w, tau) - eMinus;
           out.ok = x.allFinite() && nj.dot(out.post.w) > 0.0;
-          if (out.ok) return out;
+          if (out.ok) {
+            const NormalRates nr = normalRates(qi, pHat, pMinus, nj);
+            // Near grazing the generic solve below reflects instead (grazing.hpp).
+            if (!*nr.failure && !nearGrazing(out.mu, nr)) {
+              return out;
+            }
+          }
         }
       }
     }
@@ -817,6 +877,20 @@ class LdapVci {
         wMinus = imp.post.w;
         guess = imp.post;
         j = y.gap;
+        continue;
+      }
+      if (imp.reflectionFallback) {
+        // A grazing reflection keeps its mu (grazing.hpp): the next contact is the detected one,
+        // y.at = Reg(d; q~, p~+) with d = y.s tau.
+        const double d = y.s * tau;
+        record(j, elapsed, qi, pMinus, -dl_.D1(qi, y.at.w, d), imp.mu, eMinus,
+               dl_.Ed(qi, y.at.w, d) - eMinus, true);
+        pMinus = dl_.D2(qi, y.at.w, d);
+        wMinus = y.at.w;
+        guess = y.at;
+        qi = qi + d * y.at.w;
+        j = y.gap;
+        elapsed += d / h_;
         continue;
       }
       // §2.6: next crossing after d: solve the impulse and d together (78).

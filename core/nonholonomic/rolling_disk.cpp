@@ -140,7 +140,8 @@ class DiskSystem final : public SystemDescription {
         {"variational", "LDAP VCI (P000 scheme, midpoint)",
          "P000's discrete Lagrange-d'Alembert-Pontryagin collision integrator with the midpoint "
          "discrete constraint and the exact discrete energy balance at the impact point (spec "
-         "§5): u and w exact between impacts, bounded O(h^2) energy kicks at impacts."},
+         "§5; near grazing the exact reflection): u and w exact between impacts, bounded O(h^2) "
+         "energy kicks at impacts."},
         {"reduced", "Reduced (Chaplygin) VCI",
          "Integrates the reduced velocities (u, w), constant in flight, reconstructs (x, y) with "
          "the midpoint chord, finds the impact time by root finding and applies the reduced "
@@ -148,7 +149,8 @@ class DiskSystem final : public SystemDescription {
         {"dla-002", "DLA of P002, as printed",
          "P002's discrete Lagrange-d'Alembert scheme with impacts as printed: position-only "
          "two-step recursion, impacts detected at inadmissible nodes only, impact equations (5) "
-         "solved monolithically with the energy equality and the jump in -N_C + D°."},
+         "solved monolithically with the energy equality and the jump in -N_C + D°. At a nearly "
+         "tangent contact the energy equality has no rebound root and the run stops."},
     };
     info_.constraints = wall ? std::vector<std::string>{"wall-front", "wall-back"}
                              : std::vector<std::string>{"rim+", "rim-"};

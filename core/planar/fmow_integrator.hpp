@@ -18,7 +18,8 @@
 //    impact point gets a sequential impulse at the same point (§2.8 corners). At most
 //    maxImpactsPerStep impacts per step, else RunStatus::Zeno. Where (78) has no solution (the
 //    same gap again after a tiny hop: degenerate for linear V) the impulse is kept and the (78a)
-//    defect reported; a grazing impulse without a real rebound root is a pure reflection (P12).
+//    defect reported. Near grazing (no real rebound root, P12, or a root that moves the rebound's
+//    normal rate by more than 10 %: core/numerics/grazing.hpp) the impulse is the pure reflection.
 //
 // Energies are evaluated in momentum form, E_d(q, S(tau; q, p), tau) = 1/2 w^T M^-1 w +
 // (V(q) + V(S))/2 with w = p - (tau/2) grad V(q) (equal to (72); no division by tau), so the
@@ -26,6 +27,7 @@
 //
 // Allocation-free; failures are returned as a RunStatus with a StepFailure, never thrown.
 
+#include "core/numerics/grazing.hpp"
 #include "core/planar/crossing.hpp"
 #include "core/planar/planar_model.hpp"
 #include "core/planar/planar_step.hpp"
@@ -68,7 +70,7 @@ class FmowIntegrator {
     double mu = 0.0;
     double residual = 0.0;  ///< F(mu), J
     bool ok = false;
-    bool reflectionFallback = false;  ///< no real rebound root: mu = -2B/A (P12)
+    bool reflectionFallback = false;  ///< near grazing: mu = -2B/A (P12, grazing.hpp)
     bool jointFallback = false;       ///< (78) unsolvable: sequential impulse (see impactStep)
   };
   struct JointSolution {
@@ -133,8 +135,9 @@ class FmowIntegrator {
   /// Impulse mu at the impact point qi (ci = grad V(qi)) with incoming momentum pMinus, normal n,
   /// incoming discrete energy eMinus and remaining time tau (s): rebound root of the energy
   /// equation (§2.5b). Linear V: closed form (Q). Otherwise Newton with the analytic F' from the
-  /// reflection (C1), safeguarded by Brent on [mu at zero normal rate, ...]. No real rebound root
-  /// (grazing, P12): the pure reflection mu = -2B/A, with its residual and the flag set.
+  /// reflection (C1), safeguarded by Brent on [mu at zero normal rate, ...]. Near grazing (no real
+  /// rebound root, P12, or reboundNeedsReflection): the pure reflection mu = -2B/A, with its
+  /// residual and the flag set.
   ImpulseSolution solveImpulse(const Vec& qi, const Vec& ci, const Vec& pMinus, const Vec& n,
                                double eMinus, double tau) const {
     ImpulseSolution out;
@@ -157,6 +160,10 @@ class FmowIntegrator {
         const double r = std::sqrt(disc);
         // Rebound root (-B + r)/A, written without cancellation for either sign of B.
         out.mu = B <= 0.0 ? (-B + r) / A : -2.0 * delta / (B + r);
+        if (reboundNeedsReflection(out.mu, reflection, -B / A)) {  // near grazing
+          out.mu = reflection;
+          out.reflectionFallback = true;
+        }
       }
       out.residual = F(out.mu);
       out.ok = std::isfinite(out.mu) && std::isfinite(out.residual);
@@ -204,6 +211,10 @@ class FmowIntegrator {
           }
           out.mu = r.x;
         }
+      }
+      if (!out.reflectionFallback && reboundNeedsReflection(out.mu, reflection, -B / A)) {
+        out.mu = reflection;  // near grazing
+        out.reflectionFallback = true;
       }
       out.residual = F(out.mu);
       out.ok = std::isfinite(out.mu) && std::isfinite(out.residual);
@@ -431,23 +442,29 @@ class FmowIntegrator {
         j = y.gap;
         continue;
       }
-      // §2.6: second crossing after d = beta h: solve the first impulse and d together (78).
-      const JointSolution js =
-          solveJoint(qi, ci, pMinus, nj, eMinus, y.gap, imp.mu, y.s * tau, tau);
-      double d = js.d;
-      if (js.ok) {
-        imp.mu = js.mu;
-        imp.residual = js.energyResidual;
-        imp.reflectionFallback = false;
-        pPlus = pMinus + js.mu * nj;
-      } else {
-        // (78) has no solution here. Typical case: the same gap again after a tiny hop; with
-        // linear V, E_d over a complete parabolic hop does not depend on mu, so (78a) cannot be
-        // met. Sequential fallback: keep mu, take the contact time from the detection, report the
-        // (78a) residual. E- stays the step's, so the step still obeys §2.7.
-        d = y.s * tau;
+      // §2.6: second crossing after d = beta h: solve the first impulse and d together (78). A
+      // grazing reflection keeps its mu (grazing.hpp): the contact time is the detected one.
+      double d = y.s * tau;
+      if (imp.reflectionFallback) {
         imp.residual = segmentEnergy(d, qi, pPlus, ci) - eMinus;
-        imp.jointFallback = true;
+      } else {
+        const JointSolution js = solveJoint(qi, ci, pMinus, nj, eMinus, y.gap, imp.mu, d, tau);
+        if (js.ok) {
+          d = js.d;
+          imp.mu = js.mu;
+          imp.residual = js.energyResidual;
+          pPlus = pMinus + js.mu * nj;
+        } else if (y.gap == j) {
+          // The same gap again after a tiny hop: with linear V, E_d over a complete parabolic
+          // hop does not depend on mu, so (78a) cannot be met. Sequential fallback: keep mu, take
+          // the contact time from the detection, report the (78a) residual. E- stays the
+          // step's, so the step still obeys §2.7.
+          imp.residual = segmentEnergy(d, qi, pPlus, ci) - eMinus;
+          imp.jointFallback = true;
+        } else {
+          return fail(RunStatus::SolverFailed, "the joint impulse / contact-time solve (78) did "
+                      "not converge", y.gap, elapsed, js.energyResidual);
+        }
       }
       record(j, elapsed, qi, pMinus, pPlus, imp);
       // (79): move to the second contact point with (V) on the sub-step d.

@@ -41,8 +41,8 @@ inline std::vector<IntegratorInfo> planarIntegrators() {
       {"variational", "Variational collision integrator (FMOW)",
        "Velocity Verlet (trapezoid discrete Lagrangian, FMOW (71)) with variational impacts: the "
        "impact time is an unknown, the impact point lies on the boundary, the discrete energy is "
-       "equal on both sides of every impact and p_x is conserved exactly; the energy stays in a "
-       "bounded O(h^2) band. FMOW 2003 §3-§4."},
+       "equal on both sides of every impact (near grazing: the exact reflection) and p_x is "
+       "conserved exactly; the energy stays in a bounded O(h^2) band. FMOW 2003 §3-§4."},
       {"rk4-event", "RK4 with event location (baseline)",
        "Classical 4th-order Runge-Kutta, first gap crossing located by Brent along the step, "
        "elastic reflection at the event. Not symplectic: its energy drifts for nonlinear forces "
@@ -147,6 +147,7 @@ class PlanarSimulation final : public PlanarSimulationBase {
       r.energyBefore = integrator_.nodeEnergy(imp.q, imp.pMinus);
       r.energyAfter = integrator_.nodeEnergy(imp.q, imp.pPlus);
       r.impulse = imp.mu;
+      r.reflected = imp.reflectionFallback;
       r.contactPoint = integrator_.model().contactPoint(imp.gap, imp.q);
       sink->onImpact(r);
     }

@@ -21,7 +21,7 @@ struct PlanarImpact {
   Vec pPlus;           ///< outgoing momentum p~+ = p~- + mu n_j(q~)
   double mu = 0.0;     ///< impulse multiplier (FMOW's lambda = -mu), > 0 for a rebound
   double energyResidual = 0.0;  ///< discrete energy balance F(mu) left at the solution, J
-  bool reflectionFallback = false;  ///< grazing: no real rebound root, pure reflection used (P12)
+  bool reflectionFallback = false;  ///< near grazing: pure reflection used (P12, grazing.hpp)
   /// The joint solve (78) for a following impact had no solution (e.g. the same gap again after a
   /// tiny hop); the impulse was kept and energyResidual is the (78a) defect.
   bool jointFallback = false;
