@@ -128,6 +128,7 @@ class MainWindow : public QMainWindow {
   void onStarted(RunInfoPtr info);
   void onRejected(quint64 requestId, const QString& message);
   void onSnapshot(SnapshotPtr snapshot);
+  void showPlots(const Snapshot& snapshot);
   void togglePlay();
   void showAbout();
   void updatePlayAction(bool running);
@@ -163,6 +164,12 @@ class MainWindow : public QMainWindow {
   bool running_ = false;
   QString shownFailure_;
   QElapsedTimer plotClock_;   // since the plots last took a snapshot
+  // The views take turns while running (see the constructor): the snapshot the plots show once
+  // the 3-D frame showing it is swapped; a plot frame is due; a 3-D frame waits for it.
+  SnapshotPtr plotPending_;
+  bool plotFrameDue_ = false;
+  bool sceneFrameHeld_ = false;
+  QTimer frameTurn_;
   bool ackPending_ = false;   // a snapshot waits for its frame before the worker sends another
   QTimer ackFallback_;
 };
