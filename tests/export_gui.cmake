@@ -11,9 +11,11 @@ if(RICOCHET_BUILD_GUI)
     SOURCES test_gui_export.cpp test_gui_export_support.hpp test_gui_support.hpp
     LABELS gui LIBS ricochet_desktop TIMEOUT 300)
   add_dependencies(test_gui_export ricochet-cli)
+  # Xfixes: the plot export test watches the cursor the X server shows while it renders.
+  find_package(X11 REQUIRED COMPONENTS Xfixes)
   ricochet_add_test(NAME test_gui_export_plots
     SOURCES test_gui_export_plots.cpp test_gui_export_support.hpp test_gui_support.hpp
-    LABELS gui LIBS ricochet_desktop TIMEOUT 300)
+    LABELS gui LIBS ricochet_desktop X11::X11 X11::Xfixes TIMEOUT 300)
   # GUI suites measure GUI-thread latency elsewhere; run these alone too (two cores).
   set_tests_properties(test_gui_export_files test_gui_export test_gui_export_plots PROPERTIES RUN_SERIAL TRUE)
 endif()

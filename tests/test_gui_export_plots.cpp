@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -23,6 +24,19 @@
 #include <QToolBar>
 #include <QPointF>
 #include <QXmlStreamReader>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+// The cursor the X server shows (XFixes), as a hash of its image (0: unknown), from a display
+// connection of the caller's own. Defined at the end of the file: Xlib's macros (CursorShape,
+// None, Bool...) must come after every Qt name.
+namespace xcursor {
+void* openDisplay();
+void closeDisplay(void* display);
+quint64 shownCursor(void* display);
+}  // namespace xcursor
 
 using namespace exporttest;
 using namespace guitest;
@@ -276,7 +290,44 @@ class TestGuiExportPlots : public QObject {
 
     r.format = PlotFormat::Png;
     r.output = dir.filePath(QStringLiteral("error.png"));
-    QCOMPARE(exporter(*w)->start(r), QString());
+    // The render holds the GUI thread (~2 s at this size under llvmpipe): meanwhile the X server
+    // shows the busy cursor over the window (watched from another thread), and after it the
+    // usual one.
+    void* display = xcursor::openDisplay();
+    QVERIFY(display);
+    QCursor::setPos(w->editor()->mapToGlobal(w->editor()->rect().center()));
+    const auto shown = [&] {
+      QCoreApplication::processEvents();
+      QTest::qWait(100);
+      return xcursor::shownCursor(display);
+    };
+    const quint64 normal = shown();
+    QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+    const quint64 busy = shown();
+    QGuiApplication::restoreOverrideCursor();
+    QCOMPARE(shown(), normal);
+    QVERIFY(busy != 0 && busy != normal);
+    std::atomic<bool> exporting{true}, sawBusy{false};
+    std::thread watcher([&] {
+      void* own = xcursor::openDisplay();
+      while (own && exporting.load()) {
+        if (xcursor::shownCursor(own) == busy) sawBusy = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      xcursor::closeDisplay(own);
+    });
+    QElapsedTimer clock;
+    clock.start();
+    const QString error = exporter(*w)->start(r);
+    const qint64 busyMs = clock.elapsed();
+    exporting = false;
+    watcher.join();
+    QCOMPARE(error, QString());
+    qInfo("3200x2000 PNG: the GUI thread was busy %lld ms", (long long)busyMs);
+    QVERIFY(sawBusy.load());
+    QVERIFY(!QGuiApplication::overrideCursor());
+    QCOMPARE(shown(), normal);
+    xcursor::closeDisplay(display);
     const QImage image(r.output);
     QCOMPARE(image.size(), QSize(3200, 2000));
     QVERIFY(greyVariance(image) > 20.0);
@@ -354,3 +405,24 @@ int main(int argc, char** argv) {
 }
 
 #include "test_gui_export_plots.moc"
+
+#include <X11/Xlib.h>
+#include <X11/extensions/Xfixes.h>
+
+namespace xcursor {
+void* openDisplay() { return XOpenDisplay(nullptr); }
+void closeDisplay(void* display) {
+  if (display) XCloseDisplay(static_cast<Display*>(display));
+}
+quint64 shownCursor(void* display) {
+  XFixesCursorImage* image = XFixesGetCursorImage(static_cast<Display*>(display));
+  if (!image) return 0;
+  quint64 h = 1469598103934665603ull;  // FNV-1a over the size and the ARGB pixels
+  auto mix = [&h](quint64 v) { h = (h ^ v) * 1099511628211ull; };
+  mix(image->width);
+  mix(image->height);
+  for (int i = 0; i < image->width * image->height; ++i) mix(quint64(image->pixels[i]));
+  XFree(image);
+  return h;
+}
+}  // namespace xcursor

@@ -15,6 +15,7 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
@@ -22,6 +23,7 @@
 #include <QOpenGLContext>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -753,7 +755,15 @@ void PlotExporter::showDialog() {
 }
 
 QString PlotExporter::start(const PlotExportRequest& request) {
-  const QString error = exportPlots(*window_->plots(), request);
+  QString error;
+  {
+    // The figure is rendered off-screen on this thread: about 2 s for a 3200 x 2000 PNG or SVG
+    // under llvmpipe (two 8x-multisampled frames at full size). A busy cursor says the window
+    // is working, not hung (Qt sends it to the X server at once).
+    QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+    const auto restore = qScopeGuard([] { QGuiApplication::restoreOverrideCursor(); });
+    error = exportPlots(*window_->plots(), request);
+  }
   if (error.isEmpty()) {
     window_->statusBar()->showMessage(
         tr("Plots exported to %1").arg(QDir::toNativeSeparators(request.output)), 10000);
