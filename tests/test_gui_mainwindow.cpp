@@ -591,6 +591,15 @@ class TestGuiMainWindow : public QObject {
     // Said as what it is: nothing was edited.
     QCOMPARE(w->statusBar()->currentMessage(), QStringLiteral("Reset to the initial conditions"));
     QVERIFY(waitForTimeBeyond(*w, 0.05));
+    // R typed into the 3-D view itself (its native window) resets the run too: the window's
+    // shortcut takes the key before the view's interactor sees it.
+    QWindow* surface = w->sceneWidget()->renderSurface();
+    QVERIFY(surface);
+    QSignalSpy viewReset(w->sceneWidget(), &ricochet::render::VtkWidget::resetViewRequested);
+    const auto again = w->currentRun()->generation;
+    QTest::keyClick(surface, Qt::Key_R);
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > again; }, 2000));
+    QCOMPARE(viewReset.count(), 0);
   }
 
   // Stopped at t_end, Play starts the run over: the worker restarts it by itself, and the

@@ -132,10 +132,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   scene_->renderer = vtkSmartPointer<vtkRenderer>::New();
   sceneWidget_->renderWindow()->AddRenderer(scene_->renderer);
   scene_->view = std::make_unique<render::SceneView>(scene_->renderer);
-  connect(sceneWidget_, &render::VtkWidget::resetViewRequested, this, [this] {
-    scene_->view->resetCamera();
-    sceneWidget_->requestRender();
-  });
+  // VtkWidget's own 'r' (reset the camera) is not connected: the window's R (restart the run)
+  // takes the key first, even inside the view. Reset View is Ctrl+0.
   setCentralWidget(sceneWidget_);
   // Without OpenGL the views paint their own explanation; the simulation and plots data, the
   // editors and the status bar keep working.
