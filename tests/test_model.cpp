@@ -166,6 +166,18 @@ class TestModel : public QObject {
       }
     }
     QVERIFY(files >= 4);
+    // ... and no Qt or VTK target linked or found by its CMake file (an include check alone
+    // would not see a link dependency).
+    std::ifstream cmake(core / "CMakeLists.txt");
+    QVERIFY(cmake.good());
+    const std::regex forbiddenTarget("(Qt[56]?::|VTK::|find_package\\s*\\(\\s*(Qt|VTK))",
+                                     std::regex::icase);
+    int lines = 0;
+    for (std::string line; std::getline(cmake, line); ++lines) {
+      const std::string code = line.substr(0, line.find('#'));  // comments may name them
+      QVERIFY2(!std::regex_search(code, forbiddenTarget), ("core/CMakeLists.txt: " + line).c_str());
+    }
+    QVERIFY(lines >= 3);
   }
 };
 

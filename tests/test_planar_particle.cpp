@@ -61,9 +61,12 @@ class TestPlanarParticle : public QObject {
     std::vector<double> row(sim.columns().size());
     ImpactLog sink;
     double maxDev = 0.0, minGap = 1e300, worstPx = 0.0;
+    std::vector<double> afterImpact;  // H - E0 after each impact's step
     while (sink.impacts.size() < 1000) {
+      const std::size_t before = sink.impacts.size();
       const AdvanceResult r = sim.advance(1, &sink);
       QVERIFY2(r.ok(), r.message.c_str());
+      if (sink.impacts.size() > before) afterImpact.push_back(sim.energy().total() - e0);
       maxDev = std::max(maxDev, std::fabs(sim.energy().total() - e0));
       sim.sample(row);
       minGap = std::min(minGap, row[gap]);
@@ -78,6 +81,17 @@ class TestPlanarParticle : public QObject {
     QVERIFY(maxDev > 1e-4);  // the O(h^2) kicks are really there (amplitude (h^2/8) m g^2 = 1.2e-3)
     QCOMPARE(worstPx, 0.0);
     QVERIFY(minGap >= -1e-12);
+    // No drift: the kicks of size (1 - 2 alpha)(h^2/8) m g^2 average out. The mean of H - E0
+    // over the last 100 impacts is that of the first 100 to a small fraction of the 1.2e-3 J
+    // kick amplitude (the bound catches a drift of 1.3e-7 J per impact over the 900 between).
+    QCOMPARE(afterImpact.size(), std::size_t(1000));
+    double first = 0.0, last = 0.0;
+    for (int i = 0; i < 100; ++i) {
+      first += afterImpact[std::size_t(i)] / 100.0;
+      last += afterImpact[std::size_t(900 + i)] / 100.0;
+    }
+    qInfo("A3: mean H - E0 after impacts 1-100: %.3e J, 901-1000: %.3e J", first, last);
+    QVERIFY(std::fabs(last - first) <= 1.2e-4);
     // Every record: one floor impact per step, alpha in (0, 1], time inside its step.
     for (const ImpactRecord& r : sink.impacts) {
       QVERIFY(r.alpha >= 0.0 && r.alpha <= 1.0);
