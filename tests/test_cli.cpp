@@ -436,6 +436,39 @@ class TestCli : public QObject {
     }
     if (!covered) QSKIP("no SE(3) system registered yet (exit 3 is covered at the driver level in test_io_trace)");
   }
+
+  // Exit 3 from the planar and nonholonomic engines, on inputs a user can type: a particle at rest
+  // on the floor (resting contact is a Zeno state for elastic impacts: the first step cannot
+  // resolve it) and P002's scheme at a nearly tangent rim contact (no rebound root, at 0.912 s).
+  void integratorFailureOfThePlanarAndNonholonomicEngines() {
+    struct Case {
+      QStringList args;
+      QString status, reason;
+      int steps;
+    };
+    const Case cases[] = {
+        {{"particle-floor", "--set", "y0=0", "--set", "vx0=0", "--set", "vy0=0", "--t-end", "1"},
+         "zeno", "impacts in one step", 0},
+        {{"disk-table", "--integrator", "dla-002", "--set", "x0=4.898146402194111", "--set",
+          "phi0=1.5707963267948966", "--set", "u0=1.331712884789821", "--set", "w0=0.27130814913287205",
+          "--t-end", "5"},
+         "solver-failed", "no rebound root", 91},
+    };
+    for (const Case& c : cases) {
+      const QString csv = file("fail.csv"), summary = file("fail-summary.json");
+      const Result r = cli(QStringList{"run"} + c.args + QStringList{"--csv", csv, "--summary-json", summary});
+      QVERIFY2(r.exitCode == 3, qPrintable(QStringLiteral("exit %1: ").arg(r.exitCode) + r.err));
+      QCOMPARE(r.err.count('\n'), 1);
+      QVERIFY2(r.err.contains(QStringLiteral("integrator failed at step %1 ").arg(c.steps + 1)) &&
+                   r.err.contains(c.reason),
+               qPrintable(r.err));
+      const QJsonObject s = readJson(summary);
+      QCOMPARE(s["status"].toString(), c.status);
+      QCOMPARE(s["steps"].toInt(), c.steps);
+      const QStringList rows = csvLines(csv);
+      QCOMPARE(int(rows.size()), c.steps + 2);  // header, initial state, every step before the failure
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestCli)

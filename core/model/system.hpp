@@ -65,6 +65,11 @@ enum class RunStatus {
   NonFinite,     ///< the state became NaN or infinite
 };
 
+/// What RunStatus::Zeno means, for every engine's failure message.
+inline constexpr const char* kZenoText =
+    "too many impacts in one step (Zeno: a body resting or sliding on a boundary, which elastic "
+    "impacts cannot hold, or a grazing cascade; start it off the boundary or reduce h)";
+
 /// Short machine-readable name: "ok", "solver-failed", "zeno", "non-finite".
 const char* toString(RunStatus status);
 

@@ -106,8 +106,7 @@ class Dla002 {
     Regular seg = r;
     for (;;) {
       if (report_.impactCount >= blocks_.options().maxImpactsPerStep) {
-        return fail(RunStatus::Zeno, "too many impacts in one step (Zeno / grazing cascade)", j,
-                    elapsed, report_.impactCount);
+        return fail(RunStatus::Zeno, kZenoText, j, elapsed, report_.impactCount);
       }
       const Vec qEndTrial = qs + tau * seg.w;
       const double g0 = model().gap(j, qs), g1 = model().gap(j, qEndTrial);

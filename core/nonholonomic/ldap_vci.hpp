@@ -832,8 +832,7 @@ class LdapVci {
     Regular guess = pre;
     for (;;) {
       if (report_.impactCount >= options_.maxImpactsPerStep) {
-        return fail(RunStatus::Zeno, "too many impacts in one step (Zeno / grazing cascade)", j,
-                    elapsed, report_.impactCount);
+        return fail(RunStatus::Zeno, kZenoText, j, elapsed, report_.impactCount);
       }
       const Vec nj = model_.gapGradient(j, qi);
       const double tau = std::max(1.0 - elapsed, 0.0) * h_;  // remaining time

@@ -282,8 +282,7 @@ class ReducedDiskVci {
         return RunStatus::Ok;
       }
       if (report_.impactCount >= options_.maxImpactsPerStep) {
-        return fail(RunStatus::Zeno, "too many impacts in one step (Zeno / grazing cascade)", j,
-                    elapsed, report_.impactCount);
+        return fail(RunStatus::Zeno, kZenoText, j, elapsed, report_.impactCount);
       }
       const Vec qi = immediate ? q : advanceConfiguration(q, z, s * tau);
       const typename Model::XMat X = model_.distributionBasis(qi);

@@ -162,8 +162,7 @@ class PlanarSimulation final : public PlanarSimulationBase {
     switch (report.status) {
       case RunStatus::NonFinite: msg += "the state became non-finite (NaN or inf)"; break;
       case RunStatus::Zeno:
-        msg += "more than " + std::to_string(static_cast<int>(f.value)) +
-               " impacts in one step (Zeno or grazing cascade)";
+        msg += std::string(kZenoText) + " (cap " + std::to_string(static_cast<int>(f.value)) + ")";
         break;
       default: msg += f.what; break;
     }
