@@ -775,11 +775,9 @@ VideoResult exportVideo(Simulation& simulation, const Scenario& scenario, const 
 
   // An integrator failure ends the video at the last frame rendered: the file is finalised with
   // the frames before it (they are true states), and the message says how many.
-  const auto integratorFailed = [&](std::int64_t k, RunStatus status, std::int64_t step, const std::string& what) {
+  const auto integratorFailed = [&](std::int64_t k, RunStatus status, const std::string& failure) {
     r.status = status;
     const std::string kept = std::to_string(k) + (k == 1 ? " frame" : " frames");
-    const std::string failure = "integrator failed at step " + std::to_string(step) +
-                                " (t = " + num(simulation.time()) + " s): " + what;
     if (std::string e = encoder->finish(); !e.empty()) {
       return finishWith(VideoOutcome::ExportFailed, failure + "; the " + kept + " before it were lost: " + e);
     }
@@ -804,7 +802,7 @@ VideoResult exportVideo(Simulation& simulation, const Scenario& scenario, const 
     while (simulation.step() < target) {
       const AdvanceResult a = simulation.advance(std::min(piece, target - simulation.step()), &impacts);
       if (!a.ok()) {
-        return integratorFailed(k, a.status, simulation.step() + 1, a.message.empty() ? toString(a.status) : a.message);
+        return integratorFailed(k, a.status, failureText(simulation, a));
       }
       if (simulation.step() < target) {
         if (o.progress && !o.progress(k, r.framesTotal, lastFrameTime)) {
@@ -818,7 +816,9 @@ VideoResult exportVideo(Simulation& simulation, const Scenario& scenario, const 
     }
     if (const double e = simulation.energy().total(); !std::isfinite(e)) {
       // The system did not flag it, but a non-finite state would only draw garbage.
-      return integratorFailed(k, RunStatus::NonFinite, simulation.step(), "the energy is not finite (" + num(e) + ")");
+      return integratorFailed(k, RunStatus::NonFinite,
+                              failureText(simulation.step(), simulation.time() - simulation.timeStep(),
+                                          "the energy is not finite (" + num(e) + ")"));
     }
     simulation.poses(poses);
     const double t = simulation.time();

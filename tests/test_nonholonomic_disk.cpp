@@ -572,13 +572,22 @@ class TestNonholonomicDisk : public QObject {
     QVERIFY(QString(imp.failure).contains("P13"));
   }
 
-  // Failure messages through the registry name the step, the time and the gap.
+  // Failure messages name what failed, the gap and alpha; failureText() adds the step and time.
   void failureMessageNamesStepTimeAndGap() {
     const LdapFailure f{"too many impacts in one step", 1, 0.25, 33};
-    const std::string msg = failureMessage(f, 41, 0.41, DiskTableModel::gapName(1));
-    QVERIFY(QString::fromStdString(msg).contains("step 41"));
-    QVERIFY(QString::fromStdString(msg).contains("t = 0.41 s"));
-    QVERIFY(QString::fromStdString(msg).contains("'rim-'"));
+    const QString what = QString::fromStdString(failureMessage(f, DiskTableModel::gapName(1)));
+    QCOMPARE(what, QStringLiteral("too many impacts in one step on gap 'rim-' at alpha = 0.25 (value 33)"));
+    // Through the registry: P002's scheme at a nearly tangent contact, step 91 -> 92.
+    CreateResult cr = createSimulation(diskScenario("disk-table", "dla-002", 0.01, 5.0,
+                                                    {{"x0", 4.898146402194111}, {"phi0", 1.5707963267948966},
+                                                     {"u0", 1.331712884789821}, {"w0", 0.27130814913287205}}));
+    QVERIFY2(cr.simulation, cr.error.c_str());
+    const AdvanceResult r = cr.simulation->advance(500, nullptr);
+    QCOMPARE(r.stepsTaken, std::int64_t(91));
+    const QString text = QString::fromStdString(failureText(*cr.simulation, r));
+    QVERIFY2(text.startsWith("integrator failed at step 92 (t = 0.91 s): no rebound root") &&
+                 text.contains("on gap 'rim+' at alpha = 0.2227"),
+             qPrintable(text));
   }
 };
 

@@ -565,8 +565,8 @@ class TestSe3Impacts : public QObject {
       QCOMPARE(r.stepsTaken, std::int64_t(0));
       QCOMPARE(cr.simulation->step(), std::int64_t(0));
       QCOMPARE(cr.simulation->minGap(), gap0);
-      const QString msg = QString::fromStdString(r.message);
-      QVERIFY2(msg.startsWith("step 1 (t = 0 s -> 0.01 s)") && msg.contains("SolveF") &&
+      const QString msg = QString::fromStdString(failureText(*cr.simulation, r));
+      QVERIFY2(msg.startsWith("integrator failed at step 1 (t = 0 s): SolveF") &&
                    msg.contains("tolerance 1e-300"),
                qPrintable(msg));
     }
@@ -583,8 +583,9 @@ class TestSe3Impacts : public QObject {
     QCOMPARE(r.stepsTaken, std::int64_t(661));
     QCOMPARE(sim->step(), std::int64_t(661));
     QCOMPARE(sim->impactCount(), std::int64_t(2));
-    const QString msg = QString::fromStdString(r.message);
-    QVERIFY2(msg.startsWith("step 662 (t = 6.61 s -> 6.62 s): Zeno guard: more than 1 impacts"),
+    const QString msg = QString::fromStdString(failureText(*sim, r));
+    QVERIFY2(msg.startsWith(QStringLiteral("integrator failed at step 662 (t = 6.61 s): ") + kZenoText +
+                            " (cap 1, last alpha = "),
              qPrintable(msg));
     // Rolled back: identical to the uncapped run at step 661.
     const auto ref = makeSimulation(makeSetup(scenarioFor("cube-plane")));
@@ -690,9 +691,9 @@ class TestSe3Impacts : public QObject {
     const AdvanceResult r = sim->advance(10, nullptr);
     QCOMPARE(r.status, RunStatus::SolverFailed);
     QCOMPARE(sim->step(), std::int64_t(0));
-    const QString msg = QString::fromStdString(r.message);
+    const QString msg = QString::fromStdString(failureText(*sim, r));
     qInfo("%s", qPrintable(msg));
-    QVERIFY2(msg.startsWith("step 1 (t = 0 s -> 0.01 s): support point of part 1 (an intersection "
+    QVERIFY2(msg.startsWith("integrator failed at step 1 (t = 0 s): support point of part 1 (an intersection "
                             "of two ellipsoids) did not converge in 1 iterations (crease KKT "
                             "residual ") &&
                  msg.contains("so Phi is unknown 0.01 s into the step"),
@@ -716,9 +717,9 @@ class TestSe3Impacts : public QObject {
     const AdvanceResult r = sim->advance(1000, nullptr);
     QCOMPARE(r.status, RunStatus::SolverFailed);
     QCOMPARE(sim->impactCount(), std::int64_t(0));
-    const QString msg = QString::fromStdString(r.message);
+    const QString msg = QString::fromStdString(failureText(*sim, r));
     qInfo("%s", qPrintable(msg));
-    QVERIFY2(msg.startsWith("step 1 (t = 0 s -> 0.01 s): impact 1 of the step (t = 0.0008998") &&
+    QVERIFY2(msg.startsWith("integrator failed at step 1 (t = 0 s): impact 1 of the step (t = 0.0008998") &&
                  msg.contains("no point in contact approaches it (dPhi/dt = 0 m/s >= 0)"),
              qPrintable(msg));
     QVERIFY(sim->minGap() > 0.0);

@@ -215,10 +215,7 @@ void SimulationWorker::record() {
 bool SimulationWorker::stepAndRecord() {
   const AdvanceResult r = sim_->advance(1, this);
   if (!r.ok()) {
-    failure_ = QString::fromStdString(
-        r.message.empty() ? std::string(toString(r.status)) + " at t = " +
-                                formatNumber(sim_->time())
-                          : r.message);
+    failure_ = QString::fromStdString(failureText(*sim_, r));
     running_ = false;
     return false;
   }

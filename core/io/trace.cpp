@@ -259,14 +259,14 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   for (std::int64_t i = 0; i < total; ++i) {
     const std::size_t impactMark = impactBuf.size();
     const std::int64_t rowsMark = sink.rows, reflectedMark = sink.reflected;
-    const double tBefore = sim.time();
     const AdvanceResult ar = sim.advance(1, &sink);
     const EnergySplit e = ar.ok() ? sim.energy() : EnergySplit{};
     if (ar.ok() && !std::isfinite(e.total())) {
       // The system did not flag it, but a non-finite energy means garbage from here on.
       s.status = RunStatus::NonFinite;
-      failure = "integrator failed at step " + std::to_string(sim.step()) + " (t = " +
-                formatTime(sim.time()) + " s): the energy is not finite (" + formatNumber(e.total()) + ")";
+      // The step is taken: it started one h before the state it left.
+      failure = failureText(sim.step(), sim.time() - sim.timeStep(),
+                            "the energy is not finite (" + formatNumber(e.total()) + ")");
       outcome = RunOutcome::IntegratorFailed;
       impactBuf.resize(impactMark);
       sink.rows = rowsMark;
@@ -275,9 +275,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
     }
     if (!ar.ok()) {
       s.status = ar.status;
-      failure = "integrator failed at step " + std::to_string(sim.step() + 1) + " (t = " +
-                formatTime(tBefore) + " s): " +
-                (ar.message.empty() ? std::string(toString(ar.status)) : ar.message);
+      failure = failureText(sim, ar);
       outcome = RunOutcome::IntegratorFailed;
       impactBuf.resize(impactMark);  // the failed step's impacts did not happen
       sink.rows = rowsMark;

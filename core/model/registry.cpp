@@ -1,6 +1,7 @@
 #include "core/model/registry.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace ricochet {
 
@@ -97,6 +98,18 @@ const char* toString(RunStatus status) {
     case RunStatus::NonFinite: return "non-finite";
   }
   return "unknown";
+}
+
+std::string failureText(std::int64_t step, double t, const std::string& what) {
+  char where[96];
+  std::snprintf(where, sizeof where, "integrator failed at step %lld (t = %.10g s): ",
+                static_cast<long long>(step), t);
+  return where + what;
+}
+
+std::string failureText(const Simulation& sim, const AdvanceResult& result) {
+  return failureText(sim.step() + 1, sim.time(),
+                     result.message.empty() ? std::string(toString(result.status)) : result.message);
 }
 
 }  // namespace ricochet

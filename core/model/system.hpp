@@ -76,7 +76,9 @@ const char* toString(RunStatus status);
 struct AdvanceResult {
   std::int64_t stepsTaken = 0;
   RunStatus status = RunStatus::Ok;
-  std::string message;  ///< empty when Ok; otherwise what failed, with step and time
+  /// Empty when Ok; otherwise what failed (gap, residual, ...). Where it failed, the step and its
+  /// time, is added by failureText(), the one place that formats it for every engine.
+  std::string message;
   bool ok() const { return status == RunStatus::Ok; }
 };
 
@@ -141,6 +143,13 @@ class Simulation {
   /// One pose per SceneSpec body, in order; `out.size() == scene.bodies.size()`.
   virtual void poses(std::span<Pose> out) const = 0;
 };
+
+/// One line for a failed Simulation::advance: "integrator failed at step N (t = T s): WHAT", with N
+/// the step that failed (sim.step() + 1: the simulation stays at its last good state), T the time
+/// it started from and WHAT the result's message (its status name if the message is empty).
+std::string failureText(const Simulation& sim, const AdvanceResult& result);
+/// The same line for a failure found by the caller: step `step`, which started at `t` seconds.
+std::string failureText(std::int64_t step, double t, const std::string& what);
 
 /// Outcome of creating a simulation: either `simulation` or a one-line `error` that names the
 /// offending value (e.g. "initial condition outside the admissible set: gap 'floor' = -0.5 < 0").

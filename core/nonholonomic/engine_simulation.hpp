@@ -19,14 +19,10 @@
 
 namespace ricochet::nonholonomic {
 
-/// One-line failure text: "step N -> N+1 (t = T s): WHAT [on gap 'G'] at alpha = S (value V)".
-inline std::string failureMessage(const LdapFailure& f, std::int64_t step, double t,
-                                  const char* gapName) {
+/// What failed, "WHAT [on gap 'G'] at alpha = S (value V)" (failureText() adds the step and time).
+inline std::string failureMessage(const LdapFailure& f, const char* gapName) {
   char buf[160];
-  std::string msg = "step " + std::to_string(step) + " -> " + std::to_string(step + 1);
-  std::snprintf(buf, sizeof buf, " (t = %.10g s): ", t);
-  msg += buf;
-  msg += (f.what && *f.what) ? f.what : "the step failed";
+  std::string msg = (f.what && *f.what) ? f.what : "the step failed";
   if (gapName) msg += std::string(" on gap '") + gapName + "'";
   std::snprintf(buf, sizeof buf, " at alpha = %.6g (value %.6g)", f.s, f.value);
   msg += buf;
@@ -58,9 +54,8 @@ class EngineSimulation : public Simulation {
       if (st != RunStatus::Ok) {
         res.status = st;
         const LdapFailure& f = rep.failure;
-        res.message = failureMessage(f, step_, tk,
-                                     f.gap >= 0 && f.gap < Model::kGaps ? Model::gapName(f.gap)
-                                                                        : nullptr);
+        res.message = failureMessage(
+            f, f.gap >= 0 && f.gap < Model::kGaps ? Model::gapName(f.gap) : nullptr);
         return res;
       }
       ++step_;

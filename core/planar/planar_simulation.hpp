@@ -158,7 +158,7 @@ class PlanarSimulation final : public PlanarSimulationBase {
     const StepFailure& f = report.failure;
     const double h = integrator_.timeStep();
     const double t = static_cast<double>(step_) * h;
-    std::string msg = "step " + std::to_string(step_ + 1) + " (t = " + formatNumber(t) + " s): ";
+    std::string msg;
     switch (report.status) {
       case RunStatus::NonFinite: msg += "the state became non-finite (NaN or inf)"; break;
       case RunStatus::Zeno:

@@ -327,48 +327,43 @@ class RigidBodyPlaneSimulation final : public Simulation {
   std::string describeFailure() const {
     const StepFailure& f = stepper_.failure();
     const RigidBodyModel& model = stepper_.model();
-    const double t0 = static_cast<double>(step_) * h_;
-    const std::string where = "step " + std::to_string(step_ + 1) + " (t = " + formatNumber(t0) +
-                              " s -> " + formatNumber(static_cast<double>(step_ + 1) * h_) + " s)";
-    const std::string kept = "; state left at t = " + formatNumber(t0) + " s";
+    const double t0 = static_cast<double>(step_) * h_;  // the state is left there
     switch (f.where) {
       case StepFailure::Where::SolveF:
-        return where + ": SolveF (Cayley Newton for the relative rotation F) did not converge in " +
+        return "SolveF (Cayley Newton for the relative rotation F) did not converge in " +
                std::to_string(f.iterations) + " iterations for a sub-step of " +
                formatNumber(f.tau) + " s (last |delta f| = " + formatNumber(f.lastStep) +
                ", round-off floor eps|f| = " + formatNumber(f.roundOffFloor) + ", tolerance " +
-               formatNumber(model.tolerance) + ")" + kept;
+               formatNumber(model.tolerance) + ")";
       case StepFailure::Where::LargeRotation:
-        return where + ": the body turns more than 90 degrees within a sub-step of " +
-               formatNumber(f.tau) + " s; reduce h" + kept;
+        return "the body turns more than 90 degrees within a sub-step of " +
+               formatNumber(f.tau) + " s; reduce h";
       case StepFailure::Where::ImpactTime:
-        return where + ": " +
-               (model.impactTimeSolver == ImpactTimeSolver::Brent ? "Brent's method"
-                                                                  : "bisection") +
+        return std::string(model.impactTimeSolver == ImpactTimeSolver::Brent ? "Brent's method"
+                                                                             : "bisection") +
                " for the impact time did not reach the width " + formatNumber(model.tolerance) +
                " in " + std::to_string(f.iterations) + " iterations (width left " +
-               formatNumber(f.lastStep) + ")" + kept;
+               formatNumber(f.lastStep) + ")";
       case StepFailure::Where::SeparatingContact:
-        return where + ": impact " + std::to_string(f.impacts + 1) + " of the step (t = " +
+        return "impact " + std::to_string(f.impacts + 1) + " of the step (t = " +
                formatNumber(t0 + f.alphaTotal * h_) +
                " s): the rest of the step penetrates the plane, but no point in contact "
                "approaches it (dPhi/dt = " + formatNumber(f.normalVelocity) +
-               " m/s >= 0), so no impulse can resolve it (a contact grazing at round-off level)" +
-               kept;
+               " m/s >= 0), so no impulse can resolve it (a contact grazing at round-off level)";
       case StepFailure::Where::SupportPoint:
-        return where + ": support point of part " + std::to_string(f.part) +
+        return "support point of part " + std::to_string(f.part) +
                " (an intersection of two ellipsoids) did not converge in " +
                std::to_string(f.iterations) + " iterations (crease KKT residual " +
                formatNumber(f.lastStep) + ", tolerance 1e-15), so Phi is unknown " +
-               formatNumber(f.alphaTotal * h_ + f.tau) + " s into the step" + kept;
+               formatNumber(f.alphaTotal * h_ + f.tau) + " s into the step";
       case StepFailure::Where::Zeno:
-        return where + ": Zeno guard: more than " + std::to_string(model.maxImpactsPerStep) +
-               " impacts within one step (last alpha = " + formatNumber(f.lastStep) + ")" + kept;
+        return std::string(kZenoText) + " (cap " + std::to_string(model.maxImpactsPerStep) +
+               ", last alpha = " + formatNumber(f.lastStep) + ")";
       case StepFailure::Where::NonFinite:
-        return where + ": the state became non-finite (NaN or infinity)" + kept;
+        return "the state became non-finite (NaN or infinity)";
       case StepFailure::Where::None: break;
     }
-    return where + ": step failed" + kept;
+    return "step failed";
   }
 
   LgvciStepper stepper_;
