@@ -62,6 +62,9 @@ std::unique_ptr<MainWindow> openWindow(MainWindowOptions options) {
   w->show();
   w->activateWindow();
   (void)QTest::qWaitForWindowExposed(w.get());
+  // The window's shortcuts (Space, S, R...) only fire in the active window; under Xvfb the
+  // activation of a new window lands a moment after it is exposed.
+  (void)QTest::qWaitForWindowActive(w.get());
   return w;
 }
 
@@ -815,7 +818,8 @@ class TestGuiMainWindow : public QObject {
     auto w = openWindow(freshOptions(QString::fromStdString(firstSystem().info().id), false));
     QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
     for (int i = 0; i < 50; ++i) QTest::keyClick(w.get(), Qt::Key_S);
-    QVERIFY(waitFor([&] { return w->lastSnapshot()->step == 50; }));
+    QVERIFY2(waitFor([&] { return w->lastSnapshot()->step == 50; }),
+             qPrintable(QStringLiteral("step %1").arg(w->lastSnapshot()->step)));
     const auto linear =
         w->plots()->plottedValues(PlotPanel::Error, QStringLiteral("energy error"));
     auto* box = w->plots()->findChild<QCheckBox*>(QStringLiteral("logErrorBox"));
