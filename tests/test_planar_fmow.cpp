@@ -281,36 +281,10 @@ class TestPlanarFmow : public QObject {
     }
   }
 
-  // F'(mu) of the energy equation (§2.5b) against central finite differences, for each planar
-  // model with a nonlinear V (the only case that uses F': linear V has the closed form (Q)).
-  void energyEquationDerivativeMatchesFiniteDifferences() {
-    auto check = [](const auto& model, double h) {
-      using Model = std::decay_t<decltype(model)>;
-      using Vec = typename Model::Vec;
-      FmowIntegrator<Model> integ(model, h);
-      for (int trial = 0; trial < 100; ++trial) {
-        const Vec qi = randomVec<Vec>(-1, 1) + Vec::UnitY();
-        const Vec pm = randomVec<Vec>(-5, 5);
-        const Vec n = model.gapGradient(trial % Model::kGaps, qi);
-        const Vec ci = model.potentialGradient(qi);
-        const double tau = uniform(0.0, h), eMinus = uniform(-100, 100), mu = uniform(-5, 5);
-        const double eps = 1e-6;
-        const double fd = (integ.energyEquation(qi, ci, pm, n, eMinus, tau, mu + eps).first -
-                           integ.energyEquation(qi, ci, pm, n, eMinus, tau, mu - eps).first) / (2 * eps);
-        const double df = integ.energyEquation(qi, ci, pm, n, eMinus, tau, mu).second;
-        QVERIFY2(std::fabs(fd - df) <= 1e-6 * std::max(1.0, std::fabs(df)),
-                 qPrintable(QString("%1 vs %2").arg(fd).arg(df)));
-      }
-    };
-    StarFloorModel<RadialGravity> radial;
-    radial.massDiagonal = defaultStar().massDiagonal;
-    check(radial, 0.005);
-    check(EllipseFloorModel<WavyPotential>{}, 0.01);
-    check(ParticleFloorModel<BowlPotential>{}, 0.01);
-  }
-
-  // The analytic Jacobian of the joint (mu, d) system (78) against central finite differences.
-  void jointJacobianMatchesFiniteDifferences() {
+  // The impact solves' analytic derivatives against central finite differences, for each planar
+  // model (nonlinear V where the model has one): F'(mu) of the energy equation (§2.5b; used by
+  // Newton when V is nonlinear) and the Jacobian of the joint (mu, d) system (78).
+  void impactDerivativesMatchFiniteDifferences() {
     auto check = [](const auto& model, double h) {
       using Model = std::decay_t<decltype(model)>;
       using Vec = typename Model::Vec;
@@ -321,6 +295,14 @@ class TestPlanarFmow : public QObject {
         const int j = trial % Model::kGaps, k = (trial / 2) % Model::kGaps;
         const Vec nj = model.gapGradient(j, qi), ci = model.potentialGradient(qi);
         const double eMinus = uniform(-10, 10), mu = uniform(-5, 5), d = uniform(0.0, h);
+        // F'(mu), remaining time d.
+        const double eps = 1e-6;
+        const double fd = (integ.energyEquation(qi, ci, pm, nj, eMinus, d, mu + eps).first -
+                           integ.energyEquation(qi, ci, pm, nj, eMinus, d, mu - eps).first) / (2 * eps);
+        const double df = integ.energyEquation(qi, ci, pm, nj, eMinus, d, mu).second;
+        QVERIFY2(std::fabs(fd - df) <= 1e-6 * std::max(1.0, std::fabs(df)),
+                 qPrintable(QString("F': %1 vs %2").arg(fd).arg(df)));
+        // (78): columns d/dmu and d/dd.
         const auto R = integ.jointResidual(qi, ci, pm, nj, eMinus, k, mu, d);
         const double em = 1e-6, ed = 1e-6 * h;
         const Eigen::Vector2d dmu = (integ.jointResidual(qi, ci, pm, nj, eMinus, k, mu + em, d).r -

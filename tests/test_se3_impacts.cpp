@@ -164,6 +164,15 @@ struct BodyRunStats {
   std::vector<Vec3> contacts;  // body-frame contact points
 };
 
+/// Thrown like the paper's bodies (spec §7.1): x0 = (0, 0, 10), gamma0 = (2, 2, 10), R0 = I.
+RigidBodyState paperThrow(const Vec3& Pi) {
+  RigidBodyState s;
+  s.x = Vec3(0.0, 0.0, 10.0);
+  s.gamma = Vec3(2.0, 2.0, 10.0);
+  s.Pi = Pi;
+  return s;
+}
+
 BodyRunStats runBody(const RigidBodyModel& model, RigidBodyState s, int steps) {
   BodyRunStats st;
   LgvciStepper stepper(model, 0.01);
@@ -832,12 +841,8 @@ class TestSe3Impacts : public QObject {
     const IntersectionPart q = lens.part();
     model.shape.intersections.push_back(q);
     QVERIFY(validate(model.shape).empty());
-    RigidBodyState s;
-    s.x = Vec3(0.0, 0.0, 10.0);
-    s.gamma = Vec3(2.0, 2.0, 10.0);
-    s.Pi = Vec3(1.0, -1.0, 1.0);
     const int steps = 2000;
-    const BodyRunStats st = runBody(model, s, steps);
+    const BodyRunStats st = runBody(model, paperThrow(Vec3(1.0, -1.0, 1.0)), steps);
     int crease = 0, face = 0;
     for (const Vec3& rho : st.contacts) {
       const double g1 = implicitValue(q.first, rho), g2 = implicitValue(q.second, rho);
@@ -869,12 +874,8 @@ class TestSe3Impacts : public QObject {
     updateInverseInertia(model);
     model.shape.polyhedra.push_back(tet);
     QVERIFY(validate(model.shape).empty());
-    RigidBodyState s;
-    s.x = Vec3(0.0, 0.0, 10.0);
-    s.gamma = Vec3(2.0, 2.0, 10.0);
-    s.Pi = Vec3(0.5, -0.5, 0.5);
     const int steps = 2000;
-    const BodyRunStats st = runBody(model, s, steps);
+    const BodyRunStats st = runBody(model, paperThrow(Vec3(0.5, -0.5, 0.5)), steps);
     std::array<int, 4> hits{};
     for (const Vec3& rho : st.contacts) {
       for (int k = 0; k < 4; ++k) {
