@@ -73,8 +73,37 @@ class HostedRenderWindow : public vtkGenericOpenGLRenderWindow {
   /// True once VTK loaded the OpenGL functions (GLEW) of the current context.
   bool glFunctionsLoaded() const { return this->Initialized; }
 
+  // VTK 9.1 renders into its own framebuffer object, copies it (colour and depth) into a second
+  // one in Frame(), and the host then copies that into the window: two full-frame copies, the
+  // second a format conversion (RGBA into the window's BGRX) that Mesa's llvmpipe draws as a
+  // textured quad, ~2 ms of CPU per 538x720 frame. Without multisampling nothing needs VTK's
+  // framebuffers, so the frame is drawn straight into the window's back buffer instead: Start()
+  // binds it after VTK bound its own, and Frame() copies nothing. With multisampling (the window
+  // has no samples of its own), or while the window is not exposed (a grab of a hidden view
+  // reads VTK's framebuffer, which any driver keeps), VTK's own path is taken as before.
+  void Start() override {
+    drewToWindow = windowExposed && this->MultiSamples <= 1;
+    Superclass::Start();
+    if (!drewToWindow) return;
+    vtkOpenGLState* state = this->GetState();
+    state->vtkglBindFramebuffer(GL_FRAMEBUFFER, windowFramebuffer);
+    state->vtkglDrawBuffer(GL_BACK);
+    state->vtkglReadBuffer(GL_BACK);
+  }
+  void Frame() override {
+    if (!drewToWindow) {
+      Superclass::Frame();
+      return;
+    }
+    this->InvokeEvent(vtkCommand::WindowFrameEvent, nullptr);  // as the superclass does
+    this->GetState()->ResetFramebufferBindings();
+  }
+
   std::function<void()> onRenderRequest;
   bool painting = false;
+  unsigned int windowFramebuffer = 0;  ///< the window's default framebuffer (0 for a QWindow)
+  bool windowExposed = false;          ///< the frame being rendered goes on screen
+  bool drewToWindow = false;           ///< the last frame is in the window's back buffer
 
  protected:
   HostedRenderWindow() = default;
@@ -473,7 +502,7 @@ bool VtkWidget::initializeContext() {
   d->context = context;
   HostedRenderWindow* w = d->window;
   w->SetOwnContext(false);
-  w->SetFrameBlitModeToNoBlit();  // renderNow blits into the window's framebuffer itself
+  w->SetFrameBlitModeToNoBlit();  // multisampled frames: renderNow blits them into the window
   w->SetReadyForRendering(false);
   w->SetMapped(true);
   w->SetIsCurrent(true);
@@ -505,6 +534,8 @@ bool VtkWidget::renderNow(QImage* grab) {
   state->Push();
   state->vtkglDepthFunc(GL_LEQUAL);  // as VTK's own Qt adapter does
 
+  w->windowFramebuffer = d->context->defaultFramebufferObject();
+  w->windowExposed = d->surface->isExposed();
   w->painting = true;
   w->SetReadyForRendering(true);
   w->Render();
@@ -515,22 +546,31 @@ bool VtkWidget::renderNow(QImage* grab) {
   d->context->makeCurrent(d->surface);
   const int pw = d->pixelSize.width(), ph = d->pixelSize.height();
   QOpenGLFunctions* f = d->context->functions();
+  const GLuint windowFbo = d->context->defaultFramebufferObject();
   if (grab) {
-    // VTK's display framebuffer holds the finished frame (an FBO: readable even while the
-    // window is hidden). Rows come bottom-up.
+    // The finished frame is in the window's back buffer (not yet swapped) or, multisampled, in
+    // VTK's display framebuffer (an FBO: readable even while the window is hidden). Rows come
+    // bottom-up.
     QImage image(pw, ph, QImage::Format_RGBA8888);
-    state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, w->GetDisplayFramebuffer()->GetFBOIndex());
-    d->context->extraFunctions()->glReadBuffer(GL_COLOR_ATTACHMENT0);
+    if (w->drewToWindow) {
+      state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, windowFbo);
+      d->context->extraFunctions()->glReadBuffer(GL_BACK);
+    } else {
+      state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, w->GetDisplayFramebuffer()->GetFBOIndex());
+      d->context->extraFunctions()->glReadBuffer(GL_COLOR_ATTACHMENT0);
+    }
     f->glPixelStorei(GL_PACK_ALIGNMENT, 4);
     f->glReadPixels(0, 0, pw, ph, GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
     *grab = image.mirrored().convertToFormat(QImage::Format_RGBX8888);  // opaque, as shown
     grab->setDevicePixelRatio(d->dpr);
   }
-  state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, d->context->defaultFramebufferObject());
-  const GLboolean scissor = f->glIsEnabled(GL_SCISSOR_TEST);
-  if (scissor) state->vtkglDisable(GL_SCISSOR_TEST);
-  w->BlitDisplayFramebuffer(0, 0, 0, pw, ph, 0, 0, pw, ph, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  if (scissor) state->vtkglEnable(GL_SCISSOR_TEST);
+  if (!w->drewToWindow) {
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, windowFbo);
+    const GLboolean scissor = f->glIsEnabled(GL_SCISSOR_TEST);
+    if (scissor) state->vtkglDisable(GL_SCISSOR_TEST);
+    w->BlitDisplayFramebuffer(0, 0, 0, pw, ph, 0, 0, pw, ph, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    if (scissor) state->vtkglEnable(GL_SCISSOR_TEST);
+  }
   state->Pop();
   const bool shown = d->surface->isExposed();
   if (shown) d->context->swapBuffers(d->surface);
