@@ -56,7 +56,7 @@ void observe(vtkObject* subject, unsigned long event, std::function<void(void*)>
 
 // The render window VTK code talks to. Anything in VTK that wants a frame calls Render() (the
 // interactor after a camera move, a chart after a data change, the app after new poses). Outside
-// VtkWidget::renderNow a Render() becomes a coalesced QWindow::requestUpdate(), and the actual
+// VtkWidget::renderNow a Render() becomes a coalesced VtkWidget::requestRender(), and the actual
 // VTK render happens once per display update (frame pacing: never more renders than frames).
 class HostedRenderWindow : public vtkGenericOpenGLRenderWindow {
  public:
@@ -257,7 +257,7 @@ class RenderSurface : public QWindow {
   bool event(QEvent* e) override {
     switch (e->type()) {
       case QEvent::UpdateRequest:
-        if (isExposed()) owner_->renderNow(nullptr);
+        owner_->handleUpdateRequest();
         return true;
       case QEvent::MouseButtonPress:
       case QEvent::MouseButtonDblClick:
@@ -271,7 +271,7 @@ class RenderSurface : public QWindow {
         owner_->handleSurfaceEvent(e);
         break;
       case QEvent::Resize:
-        requestUpdate();  // the new size is applied at the next render
+        owner_->requestRender();  // the new size is applied at the next render
         break;
       default:
         break;
@@ -294,6 +294,7 @@ struct VtkWidget::Impl {
   bool announced = false;  ///< initialized() was emitted
   bool failed = false;
   bool rendering = false;  ///< inside renderNow (re-entrant requests are dropped)
+  QTimer updateTimer;      ///< single-shot, 0 ms: the coalesced render request (requestRender)
   QString error;
   QLabel* message = nullptr;  ///< shown instead of the 3-D view when OpenGL is unavailable
   int wheelAccumulator = 0;   ///< angle-delta eighths of a degree not yet turned into steps
@@ -360,6 +361,10 @@ VtkWidget::VtkWidget(QWidget* parent) : QWidget(parent), d(new Impl) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
 
+  d->updateTimer.setSingleShot(true);
+  d->updateTimer.setInterval(0);
+  d->updateTimer.setTimerType(Qt::PreciseTimer);
+  connect(&d->updateTimer, &QTimer::timeout, this, [this] { handleUpdateRequest(); });
   d->window->onRenderRequest = [this] { requestRender(); };
   d->window->SetReadyForRendering(false);
   d->window->SetMultiSamples(0);  // the owner opts into MSAA (it doubles llvmpipe's frame cost)
@@ -419,8 +424,17 @@ QWindow* VtkWidget::renderSurface() const { return d->surface; }
 qint64 VtkWidget::framesSwapped() const { return d->swapped; }
 
 void VtkWidget::requestRender() {
-  // QWindow coalesces: one UpdateRequest however many calls, delivered after the current event.
-  if (d->surface && !d->failed) d->surface->requestUpdate();
+  // Coalesced: one zero-interval single-shot timer however many calls, so the frame comes in
+  // the next pass of the event loop, after the timers that fell due before it was asked for.
+  // Not QWindow::requestUpdate(): where the platform has no vertical-blank signal (xcb) Qt
+  // delivers that from a 5 ms timer (QT_QPA_UPDATE_IDLE_TIME), so every frame started 5 ms after
+  // it was asked for, idle time that capped the frame rate (bench/gui/README.md). Not a posted
+  // event either: Qt's glib dispatcher serves posted events before timers that fell due during
+  // a frame, so a plot frame requested by the 3-D frame's end would run before them (p95 timer
+  // lateness at max speed doubled). Pacing stays with the callers: one frame per snapshot, the
+  // views taking turns.
+  if (!d->surface || d->failed || d->updateTimer.isActive()) return;
+  d->updateTimer.start();
 }
 
 void VtkWidget::failContext(const QString& message) {
@@ -585,6 +599,11 @@ bool VtkWidget::renderNow(QImage* grab) {
     emit frameSwapped();
   }
   return true;
+}
+
+void VtkWidget::handleUpdateRequest() {
+  d->updateTimer.stop();  // this frame serves any pending request; one from here on asks again
+  if (d->surface && d->surface->isExposed()) renderNow(nullptr);
 }
 
 QImage VtkWidget::grabFrame() {

@@ -92,6 +92,7 @@ class VtkWidget : public QWidget {
  private:
   friend class RenderSurface;
   bool renderNow(QImage* grab);
+  void handleUpdateRequest();
   bool initializeContext();
   void handleSurfaceEvent(class QEvent* e);
   void failContext(const QString& message);
