@@ -46,6 +46,8 @@ namespace ricochet::app {
 
 namespace {
 constexpr int kPlotPeriodMs = 50;  // plots redraw at <= 20 Hz while running
+// Snapshots come on a 1/60 s grid but arrive a little early or late: every third one is due.
+constexpr int kPlotSlackMs = 4;
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -642,7 +644,7 @@ void MainWindow::onSnapshot(SnapshotPtr s) {
     plotPending_.reset();
     showPlots(*s);
     plotClock_.start();
-  } else if (plotClock_.elapsed() >= kPlotPeriodMs) {
+  } else if (plotClock_.elapsed() + kPlotSlackMs >= kPlotPeriodMs) {
     if (frameComes) {
       plotPending_ = s;  // drawn after this snapshot's 3-D frame (see the constructor)
     } else {
