@@ -8,3 +8,7 @@ ricochet_add_test(NAME test_no_alloc SOURCES test_no_alloc.cpp LABELS core TIMEO
 # Drives the real binary (RICOCHET_BINARY_DIR/bin/ricochet-cli) as a separate process.
 ricochet_add_test(NAME test_cli SOURCES test_cli.cpp LABELS cli TIMEOUT 300)
 add_dependencies(test_cli ricochet-cli)
+
+# Every system and integrator against pinned hashes of its trace and impacts CSVs, and the same
+# bytes on several threads at once (the refactor guard).
+ricochet_add_test(NAME test_determinism SOURCES test_determinism.cpp LABELS core TIMEOUT 600)
