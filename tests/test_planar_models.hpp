@@ -87,29 +87,26 @@ template <class Integrator>
 struct History {
   using Vec = typename Integrator::Vec;
   std::vector<Vec> q, p;  // nodes 0..N
-  std::vector<std::vector<PlanarImpact<Vec>>> impacts;  // impacts[k]: those of step k -> k+1
+  std::vector<std::vector<typename Integrator::Impact>> impacts;  // impacts[k]: step k -> k+1
   std::vector<double> lastTau;                          // final sub-step length of step k
   RunStatus status = RunStatus::Ok;
 };
 
 template <class Integrator>
-History<Integrator> runSteps(Integrator& integrator, typename Integrator::Vec q,
+History<Integrator> runSteps(const Integrator& integrator, typename Integrator::Vec q,
                              typename Integrator::Vec p, long steps) {
   History<Integrator> h;
-  typename Integrator::GapVec g;
-  integrator.model().gaps(q, g);
+  typename Integrator::State state = integrator.initialState(q, p);
+  typename Integrator::Report report;
   h.q.push_back(q);
   h.p.push_back(p);
   for (long k = 0; k < steps; ++k) {
-    h.status = integrator.step(q, p, g);
+    h.status = integrator.step(state, report);
     if (h.status != RunStatus::Ok) break;
-    const auto& rep = integrator.lastStep();
-    h.impacts.emplace_back(rep.impacts.begin(), rep.impacts.begin() + rep.impactCount);
-    if constexpr (requires { integrator.lastSegmentTau(); }) {
-      h.lastTau.push_back(integrator.lastSegmentTau());
-    }
-    h.q.push_back(q);
-    h.p.push_back(p);
+    h.impacts.emplace_back(report.begin(), report.end());
+    h.lastTau.push_back(state.lastTau);
+    h.q.push_back(state.q);
+    h.p.push_back(state.p);
   }
   return h;
 }

@@ -57,13 +57,13 @@ class TestPlanarStar : public QObject {
       minGap = std::min(minGap, row[gap]);
       worstPx = std::max(worstPx, std::fabs(row[px] + 2.0));
     }
-    const auto d = dynamic_cast<const PlanarSimulationBase&>(sim).diagnostics();
+    const auto d = dynamic_cast<const impact::StepperSimulation<FmowIntegrator<StarFloorModel<>>>&>(sim).diagnostics();
     qInfo("B2: 1500th impact at %.2f s after %lld steps; max|H - E0| = %.3e; min gap %.2e; "
           "steps with several impacts %lld (max %d in one step); grazing fallbacks %lld; "
           "max energy residual %.1e",
           sink.impacts[1499].t, static_cast<long long>(sim.step()), maxDev, minGap,
           static_cast<long long>(d.multiImpactSteps), d.maxImpactsInStep,
-          static_cast<long long>(d.reflectionFallbacks), d.maxEnergyResidual);
+          static_cast<long long>(d.reflected), d.maxEnergyResidual);
     QVERIFY(maxDev <= 1.5e-2);
     QVERIFY(minGap >= -1e-12);
     QCOMPARE(worstPx, 0.0);

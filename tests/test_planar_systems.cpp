@@ -52,13 +52,13 @@ struct EnergyWindows {
 
 template <class Integrator>
 EnergyWindows energyWindows(Integrator integ, Eigen::Vector2d q, Eigen::Vector2d p, long steps) {
-  typename Integrator::GapVec g;
-  integ.model().gaps(q, g);
   const double e0 = integ.nodeEnergy(q, p);
+  auto state = integ.initialState(q, p);
+  typename Integrator::Report report;
   EnergyWindows w;
   for (long k = 0; k < steps; ++k) {
-    if (integ.step(q, p, g) != RunStatus::Ok) return {};
-    const double dev = integ.nodeEnergy(q, p) - e0;
+    if (integ.step(state, report) != RunStatus::Ok) return {};
+    const double dev = integ.nodeEnergy(state.q, state.p) - e0;
     const auto i = static_cast<std::size_t>(k * 10 / steps);
     w.mean[i] += dev / static_cast<double>(steps / 10);
     w.max[i] = std::max(w.max[i], std::fabs(dev));

@@ -25,12 +25,16 @@
 // (V(q) + V(S))/2 with w = p - (tau/2) grad V(q) (equal to (72); no division by tau), so the
 // P12 limits alpha -> 0 and alpha -> 1 need no special case: E_d -> H as tau -> 0.
 //
-// Allocation-free; failures are returned as a RunStatus with a StepFailure, never thrown.
+// A constant stepper over an explicit PlanarState (Model/Data): step(state, report) advances one
+// run's state and fills its report. Allocation-free; failures are returned as a RunStatus with an
+// impact::StepFailure in the report, never thrown.
 
+#include "core/impact/crossing.hpp"
+#include "core/impact/step_report.hpp"
 #include "core/numerics/grazing.hpp"
-#include "core/planar/crossing.hpp"
+#include "core/numerics/roots.hpp"
 #include "core/planar/planar_model.hpp"
-#include "core/planar/planar_step.hpp"
+#include "core/planar/planar_state.hpp"
 
 #include <Eigen/Core>
 
@@ -45,7 +49,7 @@ struct FmowOptions {
   /// (relative to the energy scale and the model's lengthScale).
   double tolerance = 1e-14;
   int subsamples = 8;                            ///< K of §2.5a
-  int maxImpactsPerStep = kMaxImpactsPerStep;    ///< cap of §2.6 (<= kMaxImpactsPerStep)
+  int maxImpactsPerStep = kPlanarImpactCap;      ///< cap of §2.6 (<= impact::kMaxImpactsPerStep)
   int maxIterations = 60;                        ///< Newton cap (Brent gets 200)
 };
 
@@ -54,6 +58,10 @@ class FmowIntegrator {
  public:
   using Vec = typename Model::Vec;
   using GapVec = typename Model::GapVec;
+  using State = PlanarState<Model>;
+  using Point = impact::PhasePoint<Vec>;
+  using Impact = impact::Impact<Point>;
+  using Report = impact::StepReport<Impact>;
 
   /// The drift S(s tau; q, p) as a path in s in [0, 1]: q(s) = q + s (a + s b) with
   /// a = tau M^-1 p, b = -(tau^2/2) M^-1 grad V(q) (first line of (V)).
@@ -92,7 +100,8 @@ class FmowIntegrator {
   /// `h` in s (> 0).
   FmowIntegrator(const Model& model, double h, const FmowOptions& options = {})
       : model_(model), inverseMass_(model.massDiagonal.cwiseInverse()), h_(h), options_(options) {
-    options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
+    options_.maxImpactsPerStep =
+        std::clamp(options_.maxImpactsPerStep, 1, impact::kMaxImpactsPerStep);
     detection_.subsamples = options_.subsamples;
     detection_.tolerance = options_.tolerance;
   }
@@ -100,6 +109,23 @@ class FmowIntegrator {
   const Model& model() const { return model_; }
   double timeStep() const { return h_; }
   const FmowOptions& options() const { return options_; }
+
+  /// Node 0 = (q0, p0); the last segment is declared of length h (the segment that would end at
+  /// the initial node).
+  State initialState(const Vec& q0, const Vec& p0) const {
+    State s;
+    s.q = q0;
+    s.p = p0;
+    model_.gaps(q0, s.gaps);
+    s.lastTau = h_;
+    return s;
+  }
+  /// Node energy at an impact point, J (StepperSimulation).
+  double impactEnergy(const Point& x) const { return nodeEnergy(x.q, x.p); }
+  Eigen::Vector3d contactPoint(const Impact& imp) const {
+    return model_.contactPoint(imp.gap, imp.before.q);
+  }
+  const char* gapName(int j) const { return Model::gapName(j); }
 
   // ---- building blocks (public: the tests check them against FMOW's equations) -------------
   Vec inverseMass(const Vec& v) const { return v.cwiseProduct(inverseMass_); }
@@ -241,7 +267,7 @@ class FmowIntegrator {
     out.J(1, 1) = nk.dot(dqdd);
     const Vec scale = qe.cwiseAbs().array() + model_.lengthScale;
     out.floor[0] = 4.0 * kEps * (std::fabs(eMinus) + kineticEnergy(pPlus) + ce.cwiseAbs().dot(scale));
-    out.floor[1] = gapRoundoff(model_, k, qe);
+    out.floor[1] = impact::gapRoundoff(model_, k, qe);
     return out;
   }
 
@@ -313,101 +339,112 @@ class FmowIntegrator {
   }
 
   // ---- the step ----------------------------------------------------------------------------
-  /// Advances the node (q, p) by one step h; `gaps` holds g(q) on entry and g(q_{k+1}) on exit
-  /// (cached between steps). On failure nothing is modified. Impacts: lastStep().
-  RunStatus step(Vec& q, Vec& p, GapVec& gaps) {
-    report_.impactCount = 0;
-    report_.status = RunStatus::Ok;
-    const Vec c = model_.potentialGradient(q);
-    const Drift path = drift(h_, q, p, c);
+  /// Advances the node of `state` by one step h (state.gaps holds g(q) on entry and g(q_{k+1})
+  /// on exit, cached between steps). On failure nothing is modified and `report` says what
+  /// failed; otherwise it lists the step's impacts.
+  RunStatus step(State& state, Report& report) const {
+    report.clear();
+    const Vec c = model_.potentialGradient(state.q);
+    const Drift path = drift(h_, state.q, state.p, c);
     const Vec qEnd = path.position(1.0);
     GapVec gEnd, kappa;
     model_.gaps(qEnd, gEnd);
-    model_.gapCurvatureBounds(q, path.a, path.b, kappa);
-    if (clearOfContact(gaps, gEnd, kappa)) [[likely]] return finishSmooth(q, p, gaps, c, qEnd, gEnd);
-    return contactStep(q, p, gaps, c, path, qEnd, gEnd, kappa);
+    model_.gapCurvatureBounds(state.q, path.a, path.b, kappa);
+    if (impact::clearOfContact(state.gaps, gEnd, kappa)) [[likely]] {
+      return finishSmooth(state, report, c, qEnd, gEnd);
+    }
+    return contactStep(state, report, c, path, qEnd, gEnd, kappa);
   }
 
-  /// The impacts (and failure) of the last step.
-  const StepReport<Vec>& lastStep() const { return report_; }
-  /// Length (s) of the last drift segment: h after a smooth step, the final sub-step after an
-  /// impact step. E_d of that segment can be recovered from the node: see lastSegmentEnergy().
-  double lastSegmentTau() const { return lastTau_; }
-  /// E_d (72) of the last segment, from its end node (q, p) and its length: the segment started
-  /// at q - tau v with v = M^-1 (p + (tau/2) grad V(q)) (second line of (V) solved for w).
-  double lastSegmentEnergy(const Vec& q, const Vec& p) const {
-    const double tau = lastTau_;
-    const Vec w = p + (0.5 * tau) * model_.potentialGradient(q);
+  /// E_d (72) of the last segment of `state`, from its end node (q, p) and its length
+  /// state.lastTau: h after a smooth step, the final sub-step after an impact step. The segment
+  /// started at q - tau v with v = M^-1 (p + (tau/2) grad V(q)) (second line of (V) solved for w).
+  double lastSegmentEnergy(const State& state) const {
+    const double tau = state.lastTau;
+    const Vec& q = state.q;
+    const Vec w = state.p + (0.5 * tau) * model_.potentialGradient(q);
     return kineticEnergy(w) + 0.5 * (model_.potential(q) + model_.potential(q - tau * inverseMass(w)));
   }
 
  private:
   static constexpr double kEps = std::numeric_limits<double>::epsilon();
+  using Path = impact::ModelPath<Model, Drift>;
 
   double energyScale(const Vec& q, const Vec& p, double e) const {
     return std::fabs(e) + kineticEnergy(p) + std::fabs(model_.potential(q)) + 1e-300;
   }
 
-  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
-    report_.status = status;
-    report_.failure = StepFailure{what, gap, s, value};
-    return status;
-  }
-
-  void record(int j, double s, const Vec& qi, const Vec& pMinus, const Vec& pPlus,
-              const ImpulseSolution& imp) {
-    PlanarImpact<Vec>& r = report_.impacts[report_.impactCount++];
+  static void record(Report& report, int j, double s, const Vec& qi, const Vec& pMinus,
+                     const Vec& pPlus, const ImpulseSolution& imp) {
+    Impact& r = report.add();
     r.s = s;
     r.gap = j;
-    r.q = qi;
-    r.pMinus = pMinus;
-    r.pPlus = pPlus;
-    r.mu = imp.mu;
+    r.before = Point{qi, pMinus};
+    r.after = Point{qi, pPlus};
+    r.impulse = imp.mu;
     r.energyResidual = imp.residual;
-    r.reflectionFallback = imp.reflectionFallback;
+    r.reflected = imp.reflectionFallback;
     r.jointFallback = imp.jointFallback;
   }
 
+  /// A solver failure, with the residual that explains it when there is one.
+  static RunStatus solverFailed(Report& report, const char* what, int gap, double s,
+                                double residual) {
+    report.fail(RunStatus::SolverFailed, what, gap, s);
+    if (residual != 0.0) report.failure.with("residual", residual);
+    return RunStatus::SolverFailed;
+  }
+
   /// Commits a step without impact: (q_{k+1}, p_{k+1}) by (V).
-  RunStatus finishSmooth(Vec& q, Vec& p, GapVec& gaps, const Vec& c, const Vec& qEnd,
-                         const GapVec& gEnd) {
-    const Vec pEnd = p - (0.5 * h_) * (c + model_.potentialGradient(qEnd));
-    if (!std::isfinite(qEnd.sum() + pEnd.sum())) [[unlikely]] return fail(RunStatus::NonFinite, "", -1, 1.0, 0);
-    q = qEnd;
-    p = pEnd;
-    gaps = gEnd;
-    lastTau_ = h_;
+  RunStatus finishSmooth(State& state, Report& report, const Vec& c, const Vec& qEnd,
+                         const GapVec& gEnd) const {
+    const Vec pEnd = state.p - (0.5 * h_) * (c + model_.potentialGradient(qEnd));
+    if (!std::isfinite(qEnd.sum() + pEnd.sum())) [[unlikely]] {
+      return report.fail(RunStatus::NonFinite, "", -1, 1.0);
+    }
+    state.q = qEnd;
+    state.p = pEnd;
+    state.gaps = gEnd;
+    state.lastTau = h_;
     return RunStatus::Ok;
   }
 
   /// A step the curvature test could not clear: sampled detection, then smooth or impact step.
-  [[gnu::noinline]] RunStatus contactStep(Vec& q, Vec& p, GapVec& gaps, const Vec& c,
+  [[gnu::noinline]] RunStatus contactStep(State& state, Report& report, const Vec& c,
                                           const Drift& path, const Vec& qEnd, const GapVec& gEnd,
-                                          const GapVec& kappa) {
-    const Crossing x = firstCrossing(model_, path, gaps, gEnd, kappa, detection_);
-    if (!x.found) return finishSmooth(q, p, gaps, c, qEnd, gEnd);
-    return impactStep(q, p, gaps, c, path, x);
+                                          const GapVec& kappa) const {
+    const impact::Crossing x =
+        impact::firstCrossing(Path{model_, path}, state.gaps, gEnd, kappa, detection_);
+    if (!x.found) return finishSmooth(state, report, c, qEnd, gEnd);
+    return impactStep(state, report, c, path, x);
   }
 
-  RunStatus impactStep(Vec& q, Vec& p, GapVec& gaps, const Vec& c,
-                                         const Drift& path, const Crossing& x) {
-    if (x.failed) return fail(RunStatus::SolverFailed, "the impact time (root of the gap) did not converge", x.gap, x.s, 0.0);
+  RunStatus impactStep(State& state, Report& report, const Vec& c, const Drift& path,
+                       const impact::Crossing& x) const {
+    if (x.failed) {
+      return solverFailed(report, "the impact time (root of the gap) did not converge", x.gap,
+                          x.s, 0.0);
+    }
     double elapsed = x.s;  // fraction of h from t_k to the current impact point
     int j = x.gap;
     Vec qi = path.position(x.s);
     Vec ci = model_.potentialGradient(qi);
-    Vec pMinus = p - (0.5 * x.s * h_) * (c + ci);
+    Vec pMinus = state.p - (0.5 * x.s * h_) * (c + ci);
     // E- = E_d(q_k, q~, alpha h) (48a); every later segment of this step keeps it ((78a), (79a)).
-    const double eMinus = segmentEnergy(x.s * h_, q, p, c);
+    const double eMinus = segmentEnergy(x.s * h_, state.q, state.p, c);
     for (;;) {
-      if (report_.impactCount >= options_.maxImpactsPerStep) {
-        return fail(RunStatus::Zeno, "too many impacts in one step", j, elapsed,
-                    report_.impactCount);
+      if (report.impactCount >= options_.maxImpactsPerStep) {
+        report.fail(RunStatus::Zeno, kZenoText, j, elapsed);
+        report.failure.with("cap", report.impactCount);
+        return RunStatus::Zeno;
       }
       const Vec nj = model_.gapGradient(j, qi);
       const double tau = std::max(1.0 - elapsed, 0.0) * h_;  // remaining time
       ImpulseSolution imp = solveImpulse(qi, ci, pMinus, nj, eMinus, tau);
-      if (!imp.ok) return fail(RunStatus::SolverFailed, "the impulse (discrete energy equation) did not converge", j, elapsed, imp.residual);
+      if (!imp.ok) {
+        return solverFailed(report, "the impulse (discrete energy equation) did not converge", j,
+                            elapsed, imp.residual);
+      }
       Vec pPlus = pMinus + imp.mu * nj;
 
       // Re-check the remaining sub-step (§2.5c). A remainder below 1e-12 h ends the step at q~
@@ -416,28 +453,35 @@ class FmowIntegrator {
       const Vec qEnd = rest.position(1.0);
       GapVec gEnd;
       model_.gaps(qEnd, gEnd);
-      Crossing y;
+      impact::Crossing y;
       if (tau > 1e-12 * h_) {
         GapVec gi, kappa;
         model_.gaps(qi, gi);
         model_.gapCurvatureBounds(qi, rest.a, rest.b, kappa);
-        if (!clearOfContact(gi, gEnd, kappa)) y = firstCrossing(model_, rest, gi, gEnd, kappa, detection_);
+        if (!impact::clearOfContact(gi, gEnd, kappa)) {
+          y = impact::firstCrossing(Path{model_, rest}, gi, gEnd, kappa, detection_);
+        }
       }
-      if (y.failed) return fail(RunStatus::SolverFailed, "the contact time of a second impact (root of the gap) did not converge", y.gap, elapsed + y.s * (1.0 - elapsed), 0.0);
+      if (y.failed) {
+        return solverFailed(report, "the contact time of a second impact (root of the gap) did "
+                            "not converge", y.gap, elapsed + y.s * (1.0 - elapsed), 0.0);
+      }
       if (!y.found) {  // (77): finish the step with (V) on the remaining time
         const Vec pEnd = pPlus - (0.5 * tau) * (ci + model_.potentialGradient(qEnd));
-        if (!std::isfinite(qEnd.sum() + pEnd.sum())) return fail(RunStatus::NonFinite, "", j, elapsed, 0);
-        record(j, elapsed, qi, pMinus, pPlus, imp);
-        q = qEnd;
-        p = pEnd;
-        gaps = gEnd;
-        lastTau_ = tau;
+        if (!std::isfinite(qEnd.sum() + pEnd.sum())) {
+          return report.fail(RunStatus::NonFinite, "", j, elapsed);
+        }
+        record(report, j, elapsed, qi, pMinus, pPlus, imp);
+        state.q = qEnd;
+        state.p = pEnd;
+        state.gaps = gEnd;
+        state.lastTau = tau;
         return RunStatus::Ok;
       }
       if (y.immediate) {
         // §2.8 corner: gap y.gap is in contact at q~ too and moving inward. Sequential impulse at
         // the same point with the same E- and remaining time; p~+ is its incoming momentum.
-        record(j, elapsed, qi, pMinus, pPlus, imp);
+        record(report, j, elapsed, qi, pMinus, pPlus, imp);
         pMinus = pPlus;
         j = y.gap;
         continue;
@@ -462,11 +506,11 @@ class FmowIntegrator {
           imp.residual = segmentEnergy(d, qi, pPlus, ci) - eMinus;
           imp.jointFallback = true;
         } else {
-          return fail(RunStatus::SolverFailed, "the joint impulse / contact-time solve (78) did "
-                      "not converge", y.gap, elapsed, js.energyResidual);
+          return solverFailed(report, "the joint impulse / contact-time solve (78) did not "
+                              "converge", y.gap, elapsed, js.energyResidual);
         }
       }
-      record(j, elapsed, qi, pMinus, pPlus, imp);
+      record(report, j, elapsed, qi, pMinus, pPlus, imp);
       // (79): move to the second contact point with (V) on the sub-step d.
       const Vec qn = drift(d, qi, pPlus, ci).position(1.0);
       const Vec cn = model_.potentialGradient(qn);
@@ -482,9 +526,7 @@ class FmowIntegrator {
   Vec inverseMass_;  // M^-1 (diagonal)
   double h_;
   FmowOptions options_;
-  DetectionOptions detection_;
-  StepReport<Vec> report_;
-  double lastTau_ = h_;  // before the first step: the segment that would end at the initial node
+  impact::DetectionOptions detection_;
 };
 
 }  // namespace ricochet::planar

@@ -13,9 +13,11 @@
 // The curvature test of the detection uses the quadratic (Taylor) model of the path, which is the
 // RK4 path exactly for linear potentials and an approximation otherwise.
 
-#include "core/planar/crossing.hpp"
+#include "core/impact/crossing.hpp"
+#include "core/impact/step_report.hpp"
+#include "core/model/system.hpp"
 #include "core/planar/planar_model.hpp"
-#include "core/planar/planar_step.hpp"
+#include "core/planar/planar_state.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +28,7 @@ namespace ricochet::planar {
 struct Rk4EventOptions {
   double tolerance = 1e-14;  ///< event root bracket, as a fraction of the step
   int subsamples = 8;        ///< K sub-samples for event detection
-  int maxImpactsPerStep = kMaxImpactsPerStep;
+  int maxImpactsPerStep = kPlanarImpactCap;
 };
 
 template <PlanarModel Model>
@@ -34,6 +36,10 @@ class Rk4EventIntegrator {
  public:
   using Vec = typename Model::Vec;
   using GapVec = typename Model::GapVec;
+  using State = PlanarState<Model>;
+  using Point = impact::PhasePoint<Vec>;
+  using Impact = impact::Impact<Point>;
+  using Report = impact::StepReport<Impact>;
 
   /// The RK4 map with step s tau from (q, p), as a path in s in [0, 1].
   struct Path {
@@ -50,7 +56,8 @@ class Rk4EventIntegrator {
   /// `h` in s (> 0).
   Rk4EventIntegrator(const Model& model, double h, const Rk4EventOptions& options = {})
       : model_(model), inverseMass_(model.massDiagonal.cwiseInverse()), h_(h), options_(options) {
-    options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
+    options_.maxImpactsPerStep =
+        std::clamp(options_.maxImpactsPerStep, 1, impact::kMaxImpactsPerStep);
     detection_.subsamples = options_.subsamples;
     detection_.tolerance = options_.tolerance;
   }
@@ -61,6 +68,20 @@ class Rk4EventIntegrator {
   double nodeEnergy(const Vec& q, const Vec& p) const {
     return 0.5 * p.dot(inverseMass(p)) + model_.potential(q);
   }
+  /// Node 0 = (q0, p0).
+  State initialState(const Vec& q0, const Vec& p0) const {
+    State s;
+    s.q = q0;
+    s.p = p0;
+    model_.gaps(q0, s.gaps);
+    s.lastTau = h_;
+    return s;
+  }
+  double impactEnergy(const Point& x) const { return nodeEnergy(x.q, x.p); }
+  Eigen::Vector3d contactPoint(const Impact& imp) const {
+    return model_.contactPoint(imp.gap, imp.before.q);
+  }
+  const char* gapName(int j) const { return Model::gapName(j); }
 
   /// One classical RK4 step of length tau (s) from (q, p).
   std::pair<Vec, Vec> rk4(double tau, const Vec& q, const Vec& p) const {
@@ -75,40 +96,47 @@ class Rk4EventIntegrator {
             p + (tau / 6.0) * (k1p + 2.0 * k2p + 2.0 * k3p + k4p)};
   }
 
-  /// Advances (q, p) by one step h; `gaps` holds g(q) on entry and on exit. On failure nothing is
-  /// modified. Impacts: lastStep().
-  RunStatus step(Vec& q, Vec& p, GapVec& gaps) {
-    report_.impactCount = 0;
-    report_.status = RunStatus::Ok;
-    Vec qs = q, ps = p;
-    GapVec gs = gaps;
+  /// Advances the node of `state` by one step h (state.gaps holds g(q) on entry and on exit). On
+  /// failure nothing is modified and `report` says what failed; otherwise it lists the impacts.
+  RunStatus step(State& state, Report& report) const {
+    report.clear();
+    Vec qs = state.q, ps = state.p;
+    GapVec gs = state.gaps;
     double elapsed = 0.0;  // fraction of h already integrated
     for (;;) {
       const double tau = std::max(1.0 - elapsed, 0.0) * h_;
       const auto [qe, pe] = rk4(tau, qs, ps);
       GapVec gEnd;
       model_.gaps(qe, gEnd);
-      Crossing x;
+      impact::Crossing x;
       if (tau > 1e-12 * h_) {
         GapVec kappa;  // quadratic model of the path: a = tau M^-1 p, b = -(tau^2/2) M^-1 grad V
         model_.gapCurvatureBounds(qs, tau * inverseMass(ps),
                                   (-0.5 * tau * tau) * inverseMass(model_.potentialGradient(qs)),
                                   kappa);
-        if (!clearOfContact(gs, gEnd, kappa)) {
-          x = firstCrossing(model_, Path{this, qs, ps, tau}, gs, gEnd, kappa, detection_);
+        if (!impact::clearOfContact(gs, gEnd, kappa)) {
+          const Path path{this, qs, ps, tau};
+          x = impact::firstCrossing(impact::ModelPath<Model, Path>{model_, path}, gs, gEnd, kappa,
+                                    detection_);
         }
       }
-      if (x.failed) return fail(RunStatus::SolverFailed, "the event time (root of the gap) did not converge", x.gap, elapsed, 0.0);
+      if (x.failed) {
+        return report.fail(RunStatus::SolverFailed,
+                           "the event time (root of the gap) did not converge", x.gap, elapsed);
+      }
       if (!x.found) {
-        if (!std::isfinite(qe.sum() + pe.sum())) return fail(RunStatus::NonFinite, "", -1, 1.0, 0.0);
-        q = qe;
-        p = pe;
-        gaps = gEnd;
+        if (!std::isfinite(qe.sum() + pe.sum())) {
+          return report.fail(RunStatus::NonFinite, "", -1, 1.0);
+        }
+        state.q = qe;
+        state.p = pe;
+        state.gaps = gEnd;
         return RunStatus::Ok;
       }
-      if (report_.impactCount >= options_.maxImpactsPerStep) {
-        return fail(RunStatus::Zeno, "too many impacts in one step", x.gap, elapsed,
-                    report_.impactCount);
+      if (report.impactCount >= options_.maxImpactsPerStep) {
+        report.fail(RunStatus::Zeno, kZenoText, x.gap, elapsed);
+        report.failure.with("cap", report.impactCount);
+        return RunStatus::Zeno;
       }
       const auto [qi, pMinus] = rk4(x.s * tau, qs, ps);
       const Vec n = model_.gapGradient(x.gap, qi);
@@ -117,15 +145,14 @@ class Rk4EventIntegrator {
       // (C1); a zero-depth contact that is not approaching gets no impulse.
       const double mu = B < 0.0 ? -2.0 * B / n.dot(mn) : 0.0;
       const Vec pPlus = pMinus + mu * n;
-      PlanarImpact<Vec>& r = report_.impacts[report_.impactCount++];
+      Impact& r = report.add();
       r.s = elapsed + x.s * (1.0 - elapsed);
       r.gap = x.gap;
-      r.q = qi;
-      r.pMinus = pMinus;
-      r.pPlus = pPlus;
-      r.mu = mu;
+      r.before = Point{qi, pMinus};
+      r.after = Point{qi, pPlus};
+      r.impulse = mu;
       r.energyResidual = nodeEnergy(qi, pPlus) - nodeEnergy(qi, pMinus);
-      r.reflectionFallback = false;
+      r.reflected = false;
       r.jointFallback = false;
       qs = qi;
       ps = pPlus;
@@ -134,21 +161,12 @@ class Rk4EventIntegrator {
     }
   }
 
-  const StepReport<Vec>& lastStep() const { return report_; }
-
  private:
-  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
-    report_.status = status;
-    report_.failure = StepFailure{what, gap, s, value};
-    return status;
-  }
-
   Model model_;
   Vec inverseMass_;  // M^-1 (diagonal)
   double h_;
   Rk4EventOptions options_;
-  DetectionOptions detection_;
-  StepReport<Vec> report_;
+  impact::DetectionOptions detection_;
 };
 
 }  // namespace ricochet::planar

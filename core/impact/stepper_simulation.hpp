@@ -1,0 +1,154 @@
+#pragma once
+// The one adapter from a collision integrator ("stepper") to the Simulation interface: step count
+// and time grid, `advance`, impact records and failure messages, written once for every engine.
+//
+// Model/Data split (Pinocchio): a stepper is constant (its model, options and time step); one run
+// owns its State and its step report (the workspace the step loop fills without allocating).
+// A stepper provides
+//   using State;  using Report = impact::StepReport<...>;
+//   RunStatus step(State&, Report&) const;     one step of length h; state unchanged on failure
+//   double timeStep() const;                   h, s
+//   double impactEnergy(const Point&) const;   continuous energy at an impact point, J
+//   Eigen::Vector3d contactPoint(const Impact&) const;   world point, for display
+//   const char* gapName(int j) const;          name of constraint j
+// A system derives from StepperSimulation and supplies what it shows: energy(), minGap(),
+// columns(), sample() and poses().
+
+#include "core/impact/step_report.hpp"
+#include "core/model/parameter.hpp"
+#include "core/model/system.hpp"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace ricochet::impact {
+
+template <class S>
+concept Stepper = requires(const S& stepper, typename S::State& state, typename S::Report& report,
+                           const typename S::Report::value_type& impact, int j) {
+  { stepper.step(state, report) } -> std::same_as<RunStatus>;
+  { stepper.timeStep() } -> std::convertible_to<double>;
+  { stepper.impactEnergy(impact.before) } -> std::convertible_to<double>;
+  { stepper.contactPoint(impact) } -> std::convertible_to<Eigen::Vector3d>;
+  { stepper.gapName(j) } -> std::convertible_to<const char*>;
+};
+
+/// Counters a run keeps about its impact solves (diagnostics for tests; there is no warning
+/// channel in AdvanceResult).
+struct ImpactDiagnostics {
+  std::int64_t reflected = 0;        ///< near-grazing impacts resolved by the exact reflection
+  std::int64_t jointFallbacks = 0;   ///< joint solve without solution, sequential impulse used
+  double maxEnergyResidual = 0.0;    ///< max |energy residual| over all impacts, J
+  std::int64_t multiImpactSteps = 0; ///< steps with more than one impact
+  int maxImpactsInStep = 0;
+};
+
+/// What failed: "WHAT [on gap 'G'] at t = T s [(NAME VALUE UNIT, ...)]", with T the time of the
+/// failure inside the step that started at `tStart` (failureText() adds the step and its time).
+inline std::string failureMessage(const StepFailure& f, const char* gapName, double tStart,
+                                  double h) {
+  std::string msg = (f.what && *f.what) ? f.what : "the step failed";
+  if (gapName) msg += std::string(" on gap '") + gapName + "'";
+  msg += " at t = " + formatNumber(tStart + f.s * h) + " s";
+  std::string values;
+  for (const FailureValue& v : f.values) {
+    if (!v.name) break;
+    values += (values.empty() ? "" : ", ") + std::string(v.name) + " " + formatNumber(v.value);
+    if (*v.unit) values += std::string(" ") + v.unit;
+  }
+  if (!values.empty()) msg += " (" + values + ")";
+  return msg;
+}
+
+template <Stepper S>
+class StepperSimulation : public Simulation {
+ public:
+  using State = typename S::State;
+  using Report = typename S::Report;
+
+  /// Starts at `state` (node 0) at time `t0` (s).
+  StepperSimulation(S stepper, const State& state, double t0 = 0.0)
+      : stepper_(std::move(stepper)), state_(state), t0_(t0) {}
+
+  std::int64_t step() const override { return step_; }
+  double time() const override { return t0_ + static_cast<double>(step_) * stepper_.timeStep(); }
+  std::int64_t impactCount() const override { return impacts_; }
+  double timeStep() const override { return stepper_.timeStep(); }
+
+  AdvanceResult advance(std::int64_t maxSteps, ImpactSink* sink) override {
+    AdvanceResult result;
+    for (std::int64_t i = 0; i < maxSteps; ++i) {
+      const double tk = time();
+      const RunStatus status = stepper_.step(state_, report_);
+      if (status != RunStatus::Ok) [[unlikely]] {
+        result.status = status;
+        result.message = describeFailure(tk);
+        return result;
+      }
+      ++step_;
+      ++result.stepsTaken;
+      if (report_.impactCount > 0) [[unlikely]] recordImpacts(sink, tk);
+    }
+    return result;
+  }
+
+  const S& stepper() const { return stepper_; }
+  const State& state() const { return state_; }
+  /// The report of the last step (its impacts, or what failed).
+  const Report& lastStep() const { return report_; }
+  const ImpactDiagnostics& diagnostics() const { return diagnostics_; }
+
+ protected:
+  S stepper_;
+  State state_;
+
+ private:
+  void recordImpacts(ImpactSink* sink, double tk) {
+    const double h = stepper_.timeStep();
+    diagnostics_.maxImpactsInStep = std::max(diagnostics_.maxImpactsInStep, report_.impactCount);
+    if (report_.impactCount > 1) ++diagnostics_.multiImpactSteps;
+    for (const auto& imp : report_) {
+      ++impacts_;
+      diagnostics_.reflected += imp.reflected;
+      diagnostics_.jointFallbacks += imp.jointFallback;
+      diagnostics_.maxEnergyResidual =
+          std::max(diagnostics_.maxEnergyResidual, std::fabs(imp.energyResidual));
+      if (!sink) continue;
+      ImpactRecord r;
+      r.step = step_;
+      r.t = tk + imp.s * h;
+      r.alpha = imp.s;
+      r.constraint = imp.gap;
+      r.energyBefore = stepper_.impactEnergy(imp.before);
+      r.energyAfter = stepper_.impactEnergy(imp.after);
+      r.impulse = imp.impulse;
+      r.reflected = imp.reflected;
+      r.contactPoint = stepper_.contactPoint(imp);
+      sink->onImpact(r);
+    }
+  }
+
+  // Only on the failure path (it allocates the message).
+  std::string describeFailure(double tk) const {
+    const StepFailure& f = report_.failure;
+    if (report_.status == RunStatus::NonFinite && !*f.what) {
+      return "the state became non-finite (NaN or infinity)";
+    }
+    return failureMessage(f, f.gap >= 0 ? stepper_.gapName(f.gap) : nullptr, tk,
+                          stepper_.timeStep());
+  }
+
+  double t0_;
+  Report report_;
+  std::int64_t step_ = 0;
+  std::int64_t impacts_ = 0;
+  ImpactDiagnostics diagnostics_;
+};
+
+}  // namespace ricochet::impact
