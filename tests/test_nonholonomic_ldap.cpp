@@ -519,23 +519,22 @@ class TestNonholonomicLdap : public QObject {
     planar::FmowIntegrator<planar::EllipseFloorModel<>> fmow(fm, h, planar::FmowOptions{});
     LdapVci<EllipseLdapModel> ldap(lm, h);
     const Eigen::Vector3d q0(0.0, 3.5, kPi / 2.0), v0(2.0, 0.0, -3.0);
-    planar::EllipseFloorModel<>::GapVec gaps;
+    decltype(fmow)::Report fmowReport;
     // (a) one step at a time from the FMOW node.
     {
-      Eigen::Vector3d qf = q0, pf = lm.massMatrix(q0) * v0;
-      fm.gaps(qf, gaps);
+      auto f = fmow.initialState(q0, lm.massMatrix(q0) * v0);
       double dq = 0.0, dp = 0.0, dAlpha = 0.0;
       int impacts = 0;
       for (int k = 0; k < 2500; ++k) {
-        ldap.reset(qf, pf);
-        QVERIFY(fmow.step(qf, pf, gaps) == RunStatus::Ok);
+        ldap.reset(f.q, f.p);
+        QVERIFY(fmow.step(f, fmowReport) == RunStatus::Ok);
         QVERIFY(ldap.step() == RunStatus::Ok);
-        QCOMPARE(ldap.lastStep().impactCount, fmow.lastStep().impactCount);
+        QCOMPARE(ldap.lastStep().impactCount, fmowReport.impactCount);
         for (int i = 0; i < ldap.lastStep().impactCount; ++i, ++impacts) {
-          dAlpha = std::max(dAlpha, std::fabs(ldap.lastStep().impacts[i].s - fmow.lastStep().impacts[i].s));
+          dAlpha = std::max(dAlpha, std::fabs(ldap.lastStep().impacts[i].s - fmowReport.impacts[i].s));
         }
-        dq = std::max(dq, (ldap.q() - qf).cwiseAbs().maxCoeff());
-        dp = std::max(dp, (ldap.p() - pf).cwiseAbs().maxCoeff());
+        dq = std::max(dq, (ldap.q() - f.q).cwiseAbs().maxCoeff());
+        dp = std::max(dp, (ldap.p() - f.p).cwiseAbs().maxCoeff());
       }
       std::printf("U6 step by step over [0, 25] s: %d impacts, max |dq| %.2e, max |dp| %.2e, "
                   "max |d alpha| %.2e\n", impacts, dq, dp, dAlpha);
@@ -544,18 +543,17 @@ class TestNonholonomicLdap : public QObject {
     }
     // (b) free running.
     {
-      Eigen::Vector3d qf = q0, pf = lm.massMatrix(q0) * v0;
-      ldap.reset(qf, pf);
-      fm.gaps(qf, gaps);
+      auto f = fmow.initialState(q0, lm.massMatrix(q0) * v0);
+      ldap.reset(f.q, f.p);
       double dq = 0.0, dp = 0.0;
       int impacts = 0;
       for (int k = 0; k < 200; ++k) {
-        QVERIFY(fmow.step(qf, pf, gaps) == RunStatus::Ok);
+        QVERIFY(fmow.step(f, fmowReport) == RunStatus::Ok);
         QVERIFY(ldap.step() == RunStatus::Ok);
-        QCOMPARE(ldap.lastStep().impactCount, fmow.lastStep().impactCount);
+        QCOMPARE(ldap.lastStep().impactCount, fmowReport.impactCount);
         impacts += ldap.lastStep().impactCount;
-        dq = std::max(dq, (ldap.q() - qf).cwiseAbs().maxCoeff());
-        dp = std::max(dp, (ldap.p() - pf).cwiseAbs().maxCoeff());
+        dq = std::max(dq, (ldap.q() - f.q).cwiseAbs().maxCoeff());
+        dp = std::max(dp, (ldap.p() - f.p).cwiseAbs().maxCoeff());
       }
       std::printf("U6 free running over [0, 2] s: %d impacts, max |dq| %.2e, max |dp| %.2e\n",
                   impacts, dq, dp);

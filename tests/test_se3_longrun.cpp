@@ -44,6 +44,7 @@ Stats longRun(const Setup& setup, int steps) {
   Stats st;
   const RigidBodyModel& m = setup.model;
   LgvciStepper stepper(m, setup.h);
+  StepReport report;
   RigidBodyState s = setup.initial;
   const double e0 = totalEnergy(m, s);
   const double nRPi0 = m.n.dot(s.R * s.Pi);
@@ -52,16 +53,16 @@ Stats longRun(const Setup& setup, int steps) {
   Vec3 RPi = s.R * s.Pi;
   const bool horizontal = m.n == Vec3::UnitZ();
   for (int k = 1; k <= steps; ++k) {
-    if (stepper.step(s) != StepStatus::Ok) {
+    if (stepper.step(s, report) != RunStatus::Ok) {
       qWarning("step %d failed", k);
       st.impacts = -1;
       return st;
     }
     const double t = k * setup.h;
-    const auto events = stepper.events();
+    const StepReport& events = report;
     const double newTpe = translationalEnergy(m, s), newRe = rotationalEnergy(m, s);
     const Vec3 newRPi = s.R * s.Pi;
-    if (events.empty()) {
+    if (events.impactCount == 0) {
       // Between impacts T.P.E., R.E. and R Pi are each constant (spec §3.5, §8.2).
       st.maxTpeStep = std::max(st.maxTpeStep, std::fabs(newTpe - tpe));
       st.maxReStep = std::max(st.maxReStep, std::fabs(newRe - re));
@@ -71,30 +72,30 @@ Stats longRun(const Setup& setup, int steps) {
     } else {
       flightTpe = newTpe;
       flightRe = newRe;
-      if (events.size() >= 2) ++st.multiImpactSteps;
+      if (events.impactCount >= 2) ++st.multiImpactSteps;
       for (const ImpactEvent& e : events) {
         ++st.impacts;
-        st.minAlpha = std::min(st.minAlpha, e.alpha);
-        st.rootIterations += e.rootIterations;
-        st.maxImpactPhi = std::max(st.maxImpactPhi, e.phi);
+        st.minAlpha = std::min(st.minAlpha, e.detail.alpha);
+        st.rootIterations += e.detail.rootIterations;
+        st.maxImpactPhi = std::max(st.maxImpactPhi, e.detail.phi);
         // Phi = n1 x1 + n2 x2 + n3 x3 + u.rho is a sum of cancelling terms: it changes with alpha
         // in steps of one ulp of the largest n_i x_i, and its evaluation rounds at eps times
         // their sum, so it cannot be resolved below about eps (|n1 x1| + |n2 x2| + |n3 x3| +
         // |u.rho|). Case II slides to x1 ~ 1.2e5 m, x3 ~ -4e3 m, where that is ~2e-12 m.
         const Vec3 u = e.before.R.transpose() * m.n;
         const double cancelling = m.n.cwiseProduct(e.before.x).cwiseAbs().sum() +
-                                  std::fabs(u.dot(e.rhoC));
+                                  std::fabs(u.dot(e.detail.rhoC));
         const double floor = std::numeric_limits<double>::epsilon() * cancelling;
-        st.maxImpactPhiOverFloor = std::max(st.maxImpactPhiOverFloor, e.phi / floor);
+        st.maxImpactPhiOverFloor = std::max(st.maxImpactPhiOverFloor, e.detail.phi / floor);
         st.maxImpactPhiOverBound =
-            std::max(st.maxImpactPhiOverBound, e.phi / std::max(1e-14, 2.0 * floor));
-        if (e.phi > 1e-14 && st.firstTimeAbove1e14 < 0.0) {
-          st.firstTimeAbove1e14 = (k - 1 + e.alphaTotal) * setup.h;
+            std::max(st.maxImpactPhiOverBound, e.detail.phi / std::max(1e-14, 2.0 * floor));
+        if (e.detail.phi > 1e-14 && st.firstTimeAbove1e14 < 0.0) {
+          st.firstTimeAbove1e14 = (k - 1 + e.s) * setup.h;
         }
-        st.minImpactPhi = std::min(st.minImpactPhi, e.phi);
-        st.maxVnRatio = std::max(st.maxVnRatio, std::fabs(e.jump.vnAfter + e.jump.vnBefore) /
-                                                    std::fabs(e.jump.vnBefore));
-        st.lambdaPositive = st.lambdaPositive && e.jump.lambda > 0.0;
+        st.minImpactPhi = std::min(st.minImpactPhi, e.detail.phi);
+        st.maxVnRatio = std::max(st.maxVnRatio, std::fabs(e.detail.jump.vnAfter + e.detail.jump.vnBefore) /
+                                                    std::fabs(e.detail.jump.vnBefore));
+        st.lambdaPositive = st.lambdaPositive && e.detail.jump.lambda > 0.0;
       }
     }
     tpe = newTpe;
@@ -210,11 +211,12 @@ class TestSe3LongRun : public QObject {
     auto gridRun = [&](const Scenario& sc, std::vector<double>& impactTimes) {
       const Setup setup = makeSetup(sc);
       LgvciStepper stepper(setup.model, setup.h);
+      StepReport report;
       RigidBodyState s = setup.initial;
       std::vector<RigidBodyState> grid{s};
       for (int k = 1; k <= steps; ++k) {
-        if (stepper.step(s) != StepStatus::Ok) break;
-        for (const ImpactEvent& e : stepper.events()) impactTimes.push_back((k - 1 + e.alphaTotal) * h);
+        if (stepper.step(s, report) != RunStatus::Ok) break;
+        for (const ImpactEvent& e : report) impactTimes.push_back((k - 1 + e.s) * h);
         grid.push_back(s);
       }
       return grid;

@@ -8,9 +8,11 @@
 
 namespace ricochet::se3 {
 
-LgvciStepper::LgvciStepper(const RigidBodyModel& model, double h) : model_(model), h_(h) {
-  events_.reserve(static_cast<std::size_t>(std::max(0, model_.maxImpactsPerStep)) + 1);
-}
+LgvciStepper::LgvciStepper(std::shared_ptr<const RigidBodyModel> model, double h)
+    : model_(std::move(model)), h_(h) {}
+
+LgvciStepper::LgvciStepper(const RigidBodyModel& model, double h)
+    : LgvciStepper(std::make_shared<const RigidBodyModel>(model), h) {}
 
 namespace {
 
@@ -20,70 +22,76 @@ inline bool acceptableRotation(const SolveFResult& f) {
   return f.converged && f.f.squaredNorm() <= 1.0;
 }
 
-// Why a sub-step's SolveF was not acceptable.
-inline StepFailure::Where classify(const SolveFResult& f, const RigidBodyState& s, double tau) {
-  if (!s.Pi.allFinite() || !s.x.allFinite() || !s.gamma.allFinite() || !std::isfinite(tau)) {
-    return StepFailure::Where::NonFinite;
-  }
-  return f.converged ? StepFailure::Where::LargeRotation : StepFailure::Where::SolveF;
-}
-
-inline StepStatus statusOf(StepFailure::Where w) {
-  return w == StepFailure::Where::NonFinite ? StepStatus::NonFinite : StepStatus::SolverFailed;
-}
-
 }  // namespace
 
 bool LgvciStepper::subStep(const RigidBodyState& s, double alpha, double alphaTotal,
-                           RigidBodyState& out) {
-  const SolveFResult f = flow(model_, s, alpha * h_, out);
+                           RigidBodyState& out, Report& report) const {
+  const RigidBodyModel& model = *model_;
+  const double tau = alpha * h_;
+  const SolveFResult f = flow(model, s, tau, out);
   if (acceptableRotation(f)) return true;
-  failure_ = {classify(f, s, alpha * h_), alpha * h_, alphaTotal, f.iterations, f.lastStep,
-              newtonRoundOffFloor(f.f), static_cast<int>(events_.size())};
+  if (!s.Pi.allFinite() || !s.x.allFinite() || !s.gamma.allFinite() || !std::isfinite(tau)) {
+    report.fail(RunStatus::NonFinite, "", -1, alphaTotal);
+  } else if (f.converged) {
+    report.fail(RunStatus::SolverFailed,
+                "the body turns more than 90 degrees within a sub-step; reduce h", -1, alphaTotal);
+    report.failure.with("sub-step", tau, "s");
+  } else {
+    report.fail(RunStatus::SolverFailed,
+                "SolveF (the Cayley Newton solve for the relative rotation F) did not converge", -1,
+                alphaTotal);
+    report.failure.with("iterations", f.iterations)
+        .with("sub-step", tau, "s")
+        .with("last |delta f|", f.lastStep)
+        .with("round-off floor eps|f|", newtonRoundOffFloor(f.f))
+        .with("tolerance", model.tolerance);
+  }
   return false;
 }
 
 bool LgvciStepper::checkedGap(const RigidBodyState& t, const Vec3& u, double tau,
-                              double alphaTotal, double& value, SupportPoint* support) {
+                              double alphaTotal, double& value, Report& report,
+                              SupportPoint* support) const {
+  const RigidBodyModel& model = *model_;
   SupportPoint status;
   SupportPoint& sp = support ? *support : status;
   if (support) {
-    sp = lowestPoint(model_.shape, u);
-    value = model_.n.dot(t.x) + sp.height;
+    sp = lowestPoint(model.shape, u);
+    value = model.n.dot(t.x) + sp.height;
   } else {
-    value = model_.n.dot(t.x) + lowestHeight(model_.shape, u, &sp);
+    value = model.n.dot(t.x) + lowestHeight(model.shape, u, &sp);
   }
-  return sp.ok || supportFailed(sp, tau, alphaTotal);
-}
-
-bool LgvciStepper::supportFailed(const SupportPoint& status, double tau, double alphaTotal) {
-  failure_ = StepFailure{};
-  failure_.where = StepFailure::Where::SupportPoint;
-  failure_.tau = tau;
-  failure_.alphaTotal = alphaTotal;
-  failure_.iterations = status.iterations;
-  failure_.lastStep = status.residual;
-  failure_.impacts = static_cast<int>(events_.size());
-  failure_.part = status.failedPart;
+  if (sp.ok) return true;
+  report.fail(RunStatus::SolverFailed,
+              "the support point of an intersection part (two ellipsoids) did not converge, so "
+              "Phi is unknown there",
+              -1, alphaTotal + tau / h_);
+  report.failure.with("part", sp.failedPart)
+      .with("iterations", sp.iterations)
+      .with("crease KKT residual", sp.residual);
   return false;
 }
 
 bool LgvciStepper::locateImpact(const RigidBodyState& s, double alphaMax, double phiEnd,
-                                double alphaTotal, ImpactEvent& event) {
-  if (model_.impactTimeSolver == ImpactTimeSolver::Brent) {
-    return brent(s, alphaMax, phiEnd, alphaTotal, event);
+                                double alphaTotal, ImpactEvent& event, Bracket& bracket,
+                                Report& report) const {
+  if (model_->impactTimeSolver == ImpactTimeSolver::Brent) {
+    return brent(s, alphaMax, phiEnd, alphaTotal, event, bracket, report);
   }
-  return bisect(s, alphaMax, alphaTotal, event);
+  return bisect(s, alphaMax, alphaTotal, event, bracket, report);
 }
 
 bool LgvciStepper::brent(const RigidBodyState& s, double alphaMax, double phiEnd,
-                         double alphaTotal, ImpactEvent& event) {
+                         double alphaTotal, ImpactEvent& event, Bracket& bracket,
+                         Report& report) const {
+  const RigidBodyModel& model = *model_;
   bool solved = true;
   RigidBodyState trial;
   auto gap = [&](double alpha) {
     if (!solved) return -1.0;  // a sub-step already failed: shrink towards 0 and stop soon
     double p;
-    if (!subStep(s, alpha, alphaTotal, trial) || !gapAt(trial, alpha * h_, alphaTotal, p)) {
+    if (!subStep(s, alpha, alphaTotal, trial, report) ||
+        !gapAt(trial, alpha * h_, alphaTotal, p, report)) {
       solved = false;
       return -1.0;
     }
@@ -94,43 +102,49 @@ bool LgvciStepper::brent(const RigidBodyState& s, double alphaMax, double phiEnd
   };
   // Bracket-only stopping (fTol = 0): width <= eps_tol (+ a few ulps of alpha), as the bisection.
   const RootResult r =
-      brentRoot(gap, 0.0, alphaMax, phi(model_, s.x, s.R),
-                std::min(phiEnd, -std::numeric_limits<double>::denorm_min()), model_.tolerance,
-                0.0, model_.maxBisectionIterations);
+      brentRoot(gap, 0.0, alphaMax, phi(model, s.x, s.R),
+                std::min(phiEnd, -std::numeric_limits<double>::denorm_min()), model.tolerance,
+                0.0, model.maxBisectionIterations);
   if (!solved) return false;
   if (!r.converged) {
-    failure_ = {StepFailure::Where::ImpactTime, r.x * h_, alphaTotal, r.iterations, r.hi - r.lo,
-                0.0, static_cast<int>(events_.size())};
+    report.fail(RunStatus::SolverFailed,
+                "Brent's method for the impact time did not reach the tolerance width", 0,
+                alphaTotal + r.x);
+    report.failure.with("iterations", r.iterations)
+        .with("width left", r.hi - r.lo)
+        .with("tolerance", model.tolerance);
     return false;
   }
   // The admissible end of the final bracket: the best estimate if Phi > 0 there, else the other.
   const double alpha = r.fx > 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
   SupportPoint sp;
   double p;
-  if (!subStep(s, alpha, alphaTotal, trial) || !gapAt(trial, alpha * h_, alphaTotal, p, &sp)) {
+  if (!subStep(s, alpha, alphaTotal, trial, report) ||
+      !gapAt(trial, alpha * h_, alphaTotal, p, report, &sp)) {
     return false;
   }
   // A genuine impact approaches the plane: dPhi/dt = n.gamma/m + chi.J^-1 Pi < 0. Right after a
   // jump Phi(s) is at round-off level, and Brent's interpolation can probe alpha ~ 1e-15 where
   // Phi rounds to <= 0: a spurious root with dPhi/dt > 0 (it would give lambda < 0). In that case,
   // and for a degenerate bracket, use the paper's bisection, which only probes midpoints.
-  const double vn = normalVelocity(model_, trial, chi(model_, trial.R, sp.rho));
+  const double vn = normalVelocity(model, trial, chi(model, trial.R, sp.rho));
   if (!(p > 0.0) || alpha >= alphaMax || !(vn < 0.0)) {
-    return bisect(s, alphaMax, alphaTotal, event);
+    return bisect(s, alphaMax, alphaTotal, event, bracket, report);
   }
-  event.alpha = alpha;
+  event.detail.alpha = alpha;
   event.before = trial;
-  event.phi = p;
-  event.rootIterations = r.iterations + 1;
+  event.detail.phi = p;
+  event.detail.rootIterations = r.iterations + 1;
   return true;
 }
 
 bool LgvciStepper::bisect(const RigidBodyState& s, double alphaMax, double alphaTotal,
-                          ImpactEvent& event) {
-  const double tol = model_.tolerance;
+                          ImpactEvent& event, Bracket& bracket, Report& report) const {
+  const RigidBodyModel& model = *model_;
+  const double tol = model.tolerance;
   double lo = 0.0, hi = alphaMax;
   event.before = s;
-  event.phi = phi(model_, s.x, s.R);
+  event.detail.phi = phi(model, s.x, s.R);
   RigidBodyState mid;
   int it = 0;
   // Spec §5.2: keep the admissible side; stop on the bracket width (eps_tol) or once Phi at the
@@ -140,68 +154,69 @@ bool LgvciStepper::bisect(const RigidBodyState& s, double alphaMax, double alpha
   while (hi - lo > tol) {
     const double a = 0.5 * (lo + hi);
     if (!(a > lo && a < hi)) break;
-    if (++it > model_.maxBisectionIterations) {
-      failure_ = {StepFailure::Where::ImpactTime, a * h_, alphaTotal, it - 1, hi - lo, 0.0,
-                  static_cast<int>(events_.size())};
+    if (++it > model.maxBisectionIterations) {
+      report.fail(RunStatus::SolverFailed,
+                  "bisection for the impact time did not reach the tolerance width", 0,
+                  alphaTotal + a);
+      report.failure.with("iterations", it - 1).with("width left", hi - lo).with("tolerance", tol);
       return false;
     }
     double p;
-    if (!subStep(s, a, alphaTotal, mid) || !gapAt(mid, a * h_, alphaTotal, p)) return false;
+    if (!subStep(s, a, alphaTotal, mid, report) || !gapAt(mid, a * h_, alphaTotal, p, report)) {
+      return false;
+    }
     if (p > 0.0) {
       lo = a;
       event.before = mid;
-      event.phi = p;
+      event.detail.phi = p;
       if (p <= tol) break;
     } else {
       hi = a;
-      beyond_ = mid;
-      beyondAlpha_ = a;
+      bracket.beyond = mid;
+      bracket.beyondAlpha = a;
     }
   }
-  event.alpha = lo;
-  event.rootIterations = it;
+  event.detail.alpha = lo;
+  event.detail.rootIterations = it;
   return true;
 }
 
-StepStatus LgvciStepper::step(RigidBodyState& state) {
-  events_.clear();
-  failure_ = StepFailure{};
+RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
+  const RigidBodyModel& model = *model_;
+  report.clear();
   RigidBodyState s = state;  // last admissible (grid or post-jump) state of this step
   RigidBodyState trial;
+  Bracket bracket;
   double alphaTotal = 0.0;
   for (;;) {
     // Spec §6.3 line 5: the (remaining) step; with alphaTotal = 0 the ordinary F~[h].
     const double tau = (1.0 - alphaTotal) * h_;
     double p;
-    if (!subStep(s, 1.0 - alphaTotal, alphaTotal, trial)) return statusOf(failure_.where);
-    if (!gapAt(trial, tau, alphaTotal, p)) return StepStatus::SolverFailed;
-    if (!std::isfinite(p)) {
-      failure_ = {StepFailure::Where::NonFinite, tau, alphaTotal, 0, p, 0.0,
-                  static_cast<int>(events_.size())};
-      return StepStatus::NonFinite;
-    }
+    if (!subStep(s, 1.0 - alphaTotal, alphaTotal, trial, report)) return report.status;
+    if (!gapAt(trial, tau, alphaTotal, p, report)) return report.status;
+    if (!std::isfinite(p)) return report.fail(RunStatus::NonFinite, "", -1, alphaTotal);
     if (p > 0.0) {
       state = trial;  // lands exactly on the next grid time
-      return StepStatus::Ok;
+      return RunStatus::Ok;
     }
     // Penetration: locate the impact on (0, 1 - alphaTotal) from s (spec §6.3 line 7). The Zeno
-    // guard below keeps events_ within the capacity reserved at construction.
-    events_.emplace_back();
-    ImpactEvent& e = events_.back();
-    beyond_ = trial;
-    beyondAlpha_ = 1.0 - alphaTotal;
-    if (!locateImpact(s, 1.0 - alphaTotal, p, alphaTotal, e)) {
-      events_.pop_back();
-      return statusOf(failure_.where);
+    // guard below keeps the report within its capacity (impact::kMaxImpactsPerStep + 1).
+    ImpactEvent& e = report.add();
+    e = ImpactEvent{};
+    bracket.beyond = trial;
+    bracket.beyondAlpha = 1.0 - alphaTotal;
+    if (!locateImpact(s, 1.0 - alphaTotal, p, alphaTotal, e, bracket, report)) {
+      --report.impactCount;
+      return report.status;
     }
     // Jump at the impact state (spec §5.3); the support point is recomputed there.
     SupportPoint sp;
     double phiBefore;
-    if (!gapAt(e.before, e.alpha * h_, alphaTotal, phiBefore, &sp)) {
-      events_.pop_back();
-      return StepStatus::SolverFailed;
+    if (!gapAt(e.before, e.detail.alpha * h_, alphaTotal, phiBefore, report, &sp)) {
+      --report.impactCount;
+      return report.status;
     }
-    const double vnLowest = normalVelocity(model_, e.before, chi(model_, e.before.R, sp.rho));
+    const double vnLowest = normalVelocity(model, e.before, chi(model, e.before.R, sp.rho));
     if (!(vnLowest < 0.0)) {
       // The lowest point is not approaching. This happens when the root finder ends at alpha = 0
       // right after a jump: the point just resolved is still the lowest (a face landing flat, a
@@ -212,33 +227,42 @@ StepStatus LgvciStepper::step(RigidBodyState& state) {
       // contact here too, and if it approaches, it is the one to resolve.
       SupportPoint q;
       double phiBeyond;
-      if (!gapAt(beyond_, beyondAlpha_ * h_, alphaTotal, phiBeyond, &q)) {
-        events_.pop_back();
-        return StepStatus::SolverFailed;
+      if (!gapAt(bracket.beyond, bracket.beyondAlpha * h_, alphaTotal, phiBeyond, report, &q)) {
+        --report.impactCount;
+        return report.status;
       }
-      const double vn = normalVelocity(model_, e.before, chi(model_, e.before.R, q.rho));
-      const double mid = 0.5 * (e.alpha + beyondAlpha_);
-      const bool narrow = beyondAlpha_ - e.alpha <= model_.tolerance ||
-                          !(mid > e.alpha && mid < beyondAlpha_);
+      const double vn = normalVelocity(model, e.before, chi(model, e.before.R, q.rho));
+      const double mid = 0.5 * (e.detail.alpha + bracket.beyondAlpha);
+      const bool narrow = bracket.beyondAlpha - e.detail.alpha <= model.tolerance ||
+                          !(mid > e.detail.alpha && mid < bracket.beyondAlpha);
       if (!narrow || !(vn < 0.0)) {
-        failure_ = {StepFailure::Where::SeparatingContact, tau, alphaTotal + e.alpha, 0, e.alpha,
-                    0.0, static_cast<int>(events_.size()) - 1, narrow ? vn : vnLowest};
-        events_.pop_back();
-        return StepStatus::SolverFailed;
+        const int earlier = report.impactCount - 1;
+        --report.impactCount;
+        report.fail(RunStatus::SolverFailed,
+                    "the rest of the step penetrates the plane, but no point in contact "
+                    "approaches it, so no impulse can resolve it (a contact grazing at round-off "
+                    "level)",
+                    0, alphaTotal + e.detail.alpha);
+        report.failure.with("dPhi/dt", narrow ? vn : vnLowest, "m/s")
+            .with("impacts earlier in the step", earlier);
+        return RunStatus::SolverFailed;
       }
       sp = q;
     }
-    alphaTotal += e.alpha;
-    e.alphaTotal = alphaTotal;
+    alphaTotal += e.detail.alpha;
+    e.s = alphaTotal;
+    e.gap = 0;
     s = e.before;
-    e.rhoC = sp.rho;
-    e.jump = applyJump(model_, s, sp.rho);
+    e.detail.rhoC = sp.rho;
+    e.detail.jump = applyJump(model, s, sp.rho);
     e.after = s;
+    e.impulse = e.detail.jump.lambda;
+    e.energyResidual = totalEnergy(model, e.after) - totalEnergy(model, e.before);
     // Zeno guard (spec §6.3 line 12): more than j_max impacts in one step.
-    if (static_cast<int>(events_.size()) > model_.maxImpactsPerStep) {
-      failure_ = {StepFailure::Where::Zeno, tau, alphaTotal, 0, e.alpha, 0.0,
-                  static_cast<int>(events_.size())};
-      return StepStatus::Zeno;
+    if (report.impactCount > std::min(model.maxImpactsPerStep, impact::kMaxImpactsPerStep)) {
+      report.fail(RunStatus::Zeno, kZenoText, 0, alphaTotal);
+      report.failure.with("cap", model.maxImpactsPerStep).with("last alpha", e.detail.alpha);
+      return RunStatus::Zeno;
     }
   }
 }

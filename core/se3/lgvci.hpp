@@ -13,15 +13,14 @@
 //   LgvciStepper  one step of Algorithm 5.2 in the form of spec §6.3: trial step, bisection for the
 //                 impact fraction alpha (§5.2), jump, remainder step, repeated for several impacts
 //                 per step, capped by the Zeno guard (§5.5).
-// The stepper never allocates: impact events go to a buffer sized once at construction.
+// The stepper never allocates: impact events go to the run's impact::StepReport (fixed size).
 
+#include "core/impact/step_report.hpp"
 #include "core/se3/body_shape.hpp"
 #include "core/se3/solve_f.hpp"
 
-#include <cstdint>
 #include <limits>
-#include <span>
-#include <vector>
+#include <memory>
 
 namespace ricochet::se3 {
 
@@ -44,7 +43,7 @@ struct RigidBodyModel {
   int maxNewtonIterations = 50;  ///< SolveF cap (spec §3.4)
   int maxBisectionIterations = 200;  ///< root-finder iterations per impact before giving up
   ImpactTimeSolver impactTimeSolver = ImpactTimeSolver::Brent;
-  int maxImpactsPerStep = 100;   ///< Zeno guard j_max (spec §5.5)
+  int maxImpactsPerStep = impact::kMaxImpactsPerStep;  ///< Zeno guard j_max (spec §5.5), <= that
 };
 
 /// Fills Jinv from J (call after setting J).
@@ -143,100 +142,93 @@ inline JumpResult applyJump(const RigidBodyModel& model, RigidBodyState& s, cons
   return j;
 }
 
-/// One impact inside a step.
-struct ImpactEvent {
-  double alpha = 0.0;       ///< this impact's fraction alpha_j of the step (spec §5.5); can be
+/// What an SE(3) impact records beyond the common impact::Impact fields (s = alpha_Sigma j, the
+/// fraction of the step elapsed at the impact; before/after = the impact state with the pre- and
+/// post-jump momenta; impulse = lambda).
+struct ImpactDetail {
+  double alpha = 0.0;       ///< this impact's own fraction alpha_j of the step (spec §5.5); can be
                             ///< 0 for another point of a simultaneous contact (see step())
-  double alphaTotal = 0.0;  ///< alpha_Sigma j: fraction of the step elapsed at the impact
   double phi = 0.0;         ///< Phi at the impact state, m (0 < phi <~ eps_tol)
   int rootIterations = 0;   ///< bisection halvings or Brent iterations spent locating alpha
-  RigidBodyState before;    ///< impact state with the pre-jump momenta
-  RigidBodyState after;     ///< same configuration with the post-jump momenta
   Vec3 rhoC = Vec3::Zero(); ///< body-frame contact point that got the impulse, m
   JumpResult jump;
 };
 
-enum class StepStatus { Ok, SolverFailed, Zeno, NonFinite };
+/// One impact inside a step.
+using ImpactEvent = impact::Impact<RigidBodyState, ImpactDetail>;
+/// What one step reports: its impacts in order, or what failed.
+using StepReport = impact::StepReport<ImpactEvent>;
 
-/// What went wrong in a failed step (numbers only, so the step loop never builds strings).
-struct StepFailure {
-  /// SolveF: Newton hit its cap; LargeRotation: SolveF converged to a rotation of more than 90
-  /// degrees in one sub-step (h far too large for the spin, spec §10.15); SeparatingContact: the
-  /// rest of the step penetrates, but no point in contact at the located impact state approaches
-  /// the plane (normalVelocity >= 0), so no impulse can resolve it.
-  /// SupportPoint: a part's support-point solve (an intersection's crease) did not converge, so
-  /// Phi is unknown there.
-  enum class Where {
-    None, SolveF, LargeRotation, ImpactTime, SeparatingContact, SupportPoint, Zeno, NonFinite
-  } where = Where::None;
-  double tau = 0.0;         ///< sub-step length being attempted, s
-  double alphaTotal = 0.0;  ///< fraction of the step elapsed when it failed
-  int iterations = 0;       ///< Newton iterations (SolveF or the support point's solve), or
-                            ///< root-finder iterations for the impact time
-  double lastStep = 0.0;    ///< SolveF's last |delta f|_inf, the alpha bracket width left, or
-                            ///< the support point solve's residual
-  double roundOffFloor = 0.0;  ///< SolveF: eps |f|_inf, the smallest step it can certify
-  int impacts = 0;          ///< impacts found in this step so far
-  double normalVelocity = 0.0;  ///< SeparatingContact: dPhi/dt at the contact found, m/s (>= 0)
-  int part = -1;            ///< SupportPoint: the shape part whose solve failed
-};
-
-/// Algorithm 5.2 of the paper in the index-free form of spec §6.3.
+/// Algorithm 5.2 of the paper in the index-free form of spec §6.3, as a constant stepper over an
+/// explicit state (Model/Data): the model is shared and never changes; a run owns its state and
+/// its step report.
 class LgvciStepper {
  public:
-  /// h: time step, s (> 0). The model is copied and held constant.
+  using State = RigidBodyState;
+  using Report = StepReport;
+
+  /// h: time step, s (> 0).
+  LgvciStepper(std::shared_ptr<const RigidBodyModel> model, double h);
+  /// The same with a shared copy of `model`.
   LgvciStepper(const RigidBodyModel& model, double h);
 
   /// Advances `s` from a grid time to the next one (one step h). On success `s` is the new grid
-  /// state and events() lists this step's impacts in order; on failure `s` is left unchanged and
-  /// failure() says what failed. Never allocates.
-  StepStatus step(RigidBodyState& s);
+  /// state and `report` lists this step's impacts in order; on failure `s` is left unchanged and
+  /// report.failure says what failed. Never allocates.
+  RunStatus step(RigidBodyState& s, Report& report) const;
 
-  std::span<const ImpactEvent> events() const { return {events_.data(), events_.size()}; }
-  const StepFailure& failure() const { return failure_; }
-  const RigidBodyModel& model() const { return model_; }
+  const RigidBodyModel& model() const { return *model_; }
+  const std::shared_ptr<const RigidBodyModel>& sharedModel() const { return model_; }
   double timeStep() const { return h_; }
 
+  /// Total energy at an impact state, J (StepperSimulation).
+  double impactEnergy(const RigidBodyState& s) const { return totalEnergy(*model_, s); }
+  /// World position of the contact point of an impact, m.
+  Vec3 contactPoint(const ImpactEvent& e) const { return e.before.x + e.before.R * e.detail.rhoC; }
+  const char* gapName(int) const { return "plane"; }
+
  private:
+  // Per-step scratch: the state at the penetrating end of the last impact bracket and its alpha
+  // (bisect() keeps them; before that, the trial step): its lowest point is the one that crosses
+  // the plane.
+  struct Bracket {
+    RigidBodyState beyond;
+    double beyondAlpha = 0.0;
+  };
   // Locate alpha in (0, alphaMax) from the admissible state s, where Phi(F~[alphaMax h](s)) =
-  // phiEnd <= 0: fills event.alpha/before/phi with the admissible end of the final bracket.
-  // False if the root finder ran out of iterations or SolveF failed (failure_ says which).
+  // phiEnd <= 0: fills event.detail.alpha/before/phi with the admissible end of the final
+  // bracket. False if the root finder ran out of iterations or SolveF failed (the report says).
   bool locateImpact(const RigidBodyState& s, double alphaMax, double phiEnd, double alphaTotal,
-                    ImpactEvent& event);
+                    ImpactEvent& event, Bracket& bracket, Report& report) const;
   // The paper's bisection (spec §5.2).
-  bool bisect(const RigidBodyState& s, double alphaMax, double alphaTotal, ImpactEvent& event);
+  bool bisect(const RigidBodyState& s, double alphaMax, double alphaTotal, ImpactEvent& event,
+              Bracket& bracket, Report& report) const;
   // Brent's method on the same bracket; falls back to bisect() if its admissible end is not.
   bool brent(const RigidBodyState& s, double alphaMax, double phiEnd, double alphaTotal,
-             ImpactEvent& event);
+             ImpactEvent& event, Bracket& bracket, Report& report) const;
   // F~[alpha h](s) with SolveF's outcome checked; records the failure and returns false.
-  bool subStep(const RigidBodyState& s, double alpha, double alphaTotal, RigidBodyState& out);
+  bool subStep(const RigidBodyState& s, double alpha, double alphaTotal, RigidBodyState& out,
+               Report& report) const;
   // Phi at t (the state after a sub-step of tau seconds), with the support point if asked: the
   // same value as phi(), but false, with the failure recorded, where a part's support solve did
   // not converge (Phi unknown: neither accept nor bisect on it).
   bool gapAt(const RigidBodyState& t, double tau, double alphaTotal, double& value,
-             SupportPoint* support = nullptr) {
-    const Vec3 u = t.R.transpose() * model_.n;
+             Report& report, SupportPoint* support = nullptr) const {
+    const RigidBodyModel& model = *model_;
+    const Vec3 u = t.R.transpose() * model.n;
     // The accept test of every step: without an intersection part nothing can fail, so this is
     // phi()'s plain value, inlined, with no status to fill in.
-    if (!support && model_.shape.intersections.empty()) {
-      value = model_.n.dot(t.x) + lowestHeight(model_.shape, u);
+    if (!support && model.shape.intersections.empty()) {
+      value = model.n.dot(t.x) + lowestHeight(model.shape, u);
       return true;
     }
-    return checkedGap(t, u, tau, alphaTotal, value, support);
+    return checkedGap(t, u, tau, alphaTotal, value, report, support);
   }
   bool checkedGap(const RigidBodyState& t, const Vec3& u, double tau, double alphaTotal,
-                  double& value, SupportPoint* support);
-  // Records a support-point failure (Where::SupportPoint) and returns false.
-  bool supportFailed(const SupportPoint& status, double tau, double alphaTotal);
+                  double& value, Report& report, SupportPoint* support) const;
 
-  RigidBodyModel model_;
+  std::shared_ptr<const RigidBodyModel> model_;
   double h_;
-  // The state at the penetrating end of the last impact bracket and its alpha (bisect() keeps
-  // them; before that, the trial step): its lowest point is the one that crosses the plane.
-  RigidBodyState beyond_;
-  double beyondAlpha_ = 0.0;
-  std::vector<ImpactEvent> events_;  // capacity maxImpactsPerStep + 1, reserved once
-  StepFailure failure_;
 };
 
 }  // namespace ricochet::se3

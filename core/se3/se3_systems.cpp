@@ -2,6 +2,7 @@
 // cube-plane): paper 003 §7, Table 3, with the corrections of spec lgvci-se3 §7 and §10.
 #include "core/se3/se3_systems.hpp"
 
+#include "core/impact/stepper_simulation.hpp"
 #include "core/model/registry.hpp"
 
 #include <Eigen/LU>
@@ -246,47 +247,11 @@ const std::vector<std::string>& traceColumns() {
   return columns;
 }
 
-class RigidBodyPlaneSimulation final : public Simulation {
+class RigidBodyPlaneSimulation final : public impact::StepperSimulation<LgvciStepper> {
  public:
   explicit RigidBodyPlaneSimulation(const Setup& setup)
-      : stepper_(setup.model, setup.h), state_(setup.initial), h_(setup.h) {}
-
-  std::int64_t step() const override { return step_; }
-  double time() const override { return static_cast<double>(step_) * h_; }
-  std::int64_t impactCount() const override { return impacts_; }
-  double timeStep() const override { return h_; }
-
-  AdvanceResult advance(std::int64_t maxSteps, ImpactSink* sink) override {
-    AdvanceResult result;
-    const RigidBodyModel& model = stepper_.model();
-    while (result.stepsTaken < maxSteps) {
-      const StepStatus status = stepper_.step(state_);
-      if (status != StepStatus::Ok) {
-        result.status = status == StepStatus::Zeno        ? RunStatus::Zeno
-                        : status == StepStatus::NonFinite ? RunStatus::NonFinite
-                                                          : RunStatus::SolverFailed;
-        result.message = describeFailure();
-        return result;
-      }
-      ++step_;
-      ++result.stepsTaken;
-      for (const ImpactEvent& e : stepper_.events()) {
-        ++impacts_;
-        if (!sink) continue;
-        ImpactRecord r;
-        r.step = step_;
-        r.t = (static_cast<double>(step_ - 1) + e.alphaTotal) * h_;
-        r.alpha = e.alphaTotal;
-        r.constraint = 0;
-        r.energyBefore = totalEnergy(model, e.before);
-        r.energyAfter = totalEnergy(model, e.after);
-        r.impulse = e.jump.lambda;
-        r.contactPoint = e.before.x + e.before.R * e.rhoC;
-        sink->onImpact(r);
-      }
-    }
-    return result;
-  }
+      : impact::StepperSimulation<LgvciStepper>(LgvciStepper(setup.model, setup.h),
+                                                setup.initial) {}
 
   EnergySplit energy() const override {
     const RigidBodyModel& model = stepper_.model();
@@ -321,56 +286,6 @@ class RigidBodyPlaneSimulation final : public Simulation {
     out[0].position = state_.x;
     out[0].rotation = state_.R;
   }
-
- private:
-  // Only on the failure path (it allocates the message).
-  std::string describeFailure() const {
-    const StepFailure& f = stepper_.failure();
-    const RigidBodyModel& model = stepper_.model();
-    const double t0 = static_cast<double>(step_) * h_;  // the state is left there
-    switch (f.where) {
-      case StepFailure::Where::SolveF:
-        return "SolveF (Cayley Newton for the relative rotation F) did not converge in " +
-               std::to_string(f.iterations) + " iterations for a sub-step of " +
-               formatNumber(f.tau) + " s (last |delta f| = " + formatNumber(f.lastStep) +
-               ", round-off floor eps|f| = " + formatNumber(f.roundOffFloor) + ", tolerance " +
-               formatNumber(model.tolerance) + ")";
-      case StepFailure::Where::LargeRotation:
-        return "the body turns more than 90 degrees within a sub-step of " +
-               formatNumber(f.tau) + " s; reduce h";
-      case StepFailure::Where::ImpactTime:
-        return std::string(model.impactTimeSolver == ImpactTimeSolver::Brent ? "Brent's method"
-                                                                             : "bisection") +
-               " for the impact time did not reach the width " + formatNumber(model.tolerance) +
-               " in " + std::to_string(f.iterations) + " iterations (width left " +
-               formatNumber(f.lastStep) + ")";
-      case StepFailure::Where::SeparatingContact:
-        return "impact " + std::to_string(f.impacts + 1) + " of the step (t = " +
-               formatNumber(t0 + f.alphaTotal * h_) +
-               " s): the rest of the step penetrates the plane, but no point in contact "
-               "approaches it (dPhi/dt = " + formatNumber(f.normalVelocity) +
-               " m/s >= 0), so no impulse can resolve it (a contact grazing at round-off level)";
-      case StepFailure::Where::SupportPoint:
-        return "support point of part " + std::to_string(f.part) +
-               " (an intersection of two ellipsoids) did not converge in " +
-               std::to_string(f.iterations) + " iterations (crease KKT residual " +
-               formatNumber(f.lastStep) + ", tolerance 1e-15), so Phi is unknown " +
-               formatNumber(f.alphaTotal * h_ + f.tau) + " s into the step";
-      case StepFailure::Where::Zeno:
-        return std::string(kZenoText) + " (cap " + std::to_string(model.maxImpactsPerStep) +
-               ", last alpha = " + formatNumber(f.lastStep) + ")";
-      case StepFailure::Where::NonFinite:
-        return "the state became non-finite (NaN or infinity)";
-      case StepFailure::Where::None: break;
-    }
-    return "step failed";
-  }
-
-  LgvciStepper stepper_;
-  RigidBodyState state_;
-  double h_;
-  std::int64_t step_ = 0;
-  std::int64_t impacts_ = 0;
 };
 
 CreateResult Se3System::create(const Scenario& scenario) const {
