@@ -10,6 +10,9 @@
 #include "test_nonholonomic_reference.hpp"
 #include "test_support.hpp"
 
+#include "core/impact/stepper_simulation.hpp"
+#include "test_nonholonomic_driver.hpp"
+
 #include <QtTest>
 
 #include <cmath>
@@ -458,14 +461,14 @@ class TestNonholonomicDisk : public QObject {
         for (int i = 0; i < rep.impactCount; ++i) {
           const auto& im = rep.impacts[i];
           ++count;
-          QVERIFY(std::fabs(model.gap(im.gap, im.q)) <= 1e-12);
-          const auto X = model.distributionBasis(im.q);
-          const Eigen::Vector2d nu = X.transpose() * model.gapGradient(im.gap, im.q);
+          QVERIFY(std::fabs(model.gap(im.gap, im.before.q)) <= 1e-12);
+          const auto X = model.distributionBasis(im.before.q);
+          const Eigen::Vector2d nu = X.transpose() * model.gapGradient(im.gap, im.before.q);
           const Eigen::Vector4d tangent = X * Eigen::Vector2d(nu[1], -nu[0]);  // in T dC ∩ Delta
-          const double jump = (im.pPlus - im.pMinus).dot(tangent);
-          QVERIFY2(std::fabs(jump) <= 1e-12 * (1.0 + im.pMinus.norm()) * tangent.norm(),
+          const double jump = (im.after.p - im.before.p).dot(tangent);
+          QVERIFY2(std::fabs(jump) <= 1e-12 * (1.0 + im.before.p.norm()) * tangent.norm(),
                    qPrintable(QString("%1: tangential jump %2").arg(what).arg(jump)));
-          QVERIFY(im.mu > 0.0);
+          QVERIFY(im.impulse > 0.0);
         }
       }
       QVERIFY(count > 0);
@@ -475,26 +478,26 @@ class TestNonholonomicDisk : public QObject {
     const double h = 0.01;
     LdapOptions opt;
     {
-      LdapVci<DiskWallModel> e(wm, h, opt);
+      nhtest::Driven<LdapVci<DiskWallModel>> e(wm, h, opt);
       const Eigen::Vector4d q0(0, 0, 0, kPi / 3);
       e.reset(q0, wm.initialMomentum(q0, 2.0, 0.2, h));
       check(e, wm, 100.0, "wall/variational");
-      ReducedDiskVci<DiskWallModel> r(wm, h, opt);
+      nhtest::Driven<ReducedDiskVci<DiskWallModel>> r(wm, h, opt);
       r.reset(q0, 2.0, 0.2);
       check(r, wm, 100.0, "wall/reduced");
-      Dla002<DiskWallModel> d(wm, h, opt);
+      nhtest::Driven<Dla002<DiskWallModel>> d(wm, h, opt);
       d.reset(wm.previousNode(q0, 2.0, 0.2, h), q0, h);
       check(d, wm, 100.0, "wall/dla-002");
     }
     {
       const Eigen::Vector4d q0(0, 0, 0, 0);
-      LdapVci<DiskTableModel> e(tm, h, opt);
+      nhtest::Driven<LdapVci<DiskTableModel>> e(tm, h, opt);
       e.reset(q0, tm.initialMomentum(q0, 2.0, 0.3, h));
       check(e, tm, 100.0, "table/variational");
-      ReducedDiskVci<DiskTableModel> r(tm, h, opt);
+      nhtest::Driven<ReducedDiskVci<DiskTableModel>> r(tm, h, opt);
       r.reset(q0, 2.0, 0.3);
       check(r, tm, 100.0, "table/reduced");
-      Dla002<DiskTableModel> d(tm, h, opt);
+      nhtest::Driven<Dla002<DiskTableModel>> d(tm, h, opt);
       d.reset(tm.previousNode(q0, 2.0, 0.3, h), q0, h);
       check(d, tm, 100.0, "table/dla-002");
     }
@@ -532,19 +535,19 @@ class TestNonholonomicDisk : public QObject {
       QVERIFY((e.q() - end.q).norm() <= 1e-8);
     };
     LdapOptions opt;
-    LdapVci<DiskTableModel> ldap(tm, h, opt);
+    nhtest::Driven<LdapVci<DiskTableModel>> ldap(tm, h, opt);
     ldap.reset(q0, tm.initialMomentum(q0, 10.0, 0.0, h));
     runEngine(ldap, "variational");
-    ReducedDiskVci<DiskTableModel> red(tm, h, opt);
+    nhtest::Driven<ReducedDiskVci<DiskTableModel>> red(tm, h, opt);
     red.reset(q0, 10.0, 0.0);
     runEngine(red, "reduced");
-    Dla002<DiskTableModel> dla(tm, h, opt);
+    nhtest::Driven<Dla002<DiskTableModel>> dla(tm, h, opt);
     dla.reset(tm.previousNode(q0, 10.0, 0.0, h), q0, h);
     runEngine(dla, "dla-002");
 
     LdapOptions capped;
     capped.maxImpactsPerStep = 2;
-    LdapVci<DiskTableModel> zeno(tm, h, capped);
+    nhtest::Driven<LdapVci<DiskTableModel>> zeno(tm, h, capped);
     zeno.reset(q0, tm.initialMomentum(q0, 10.0, 0.0, h));
     RunStatus st = RunStatus::Ok;
     for (int k = 0; k < 20 && st == RunStatus::Ok; ++k) st = zeno.step();
@@ -572,11 +575,17 @@ class TestNonholonomicDisk : public QObject {
     QVERIFY(QString(imp.failure).contains("P13"));
   }
 
-  // Failure messages name what failed, the gap and alpha; failureText() adds the step and time.
+  // Failure messages name what failed, the gap and the time of the failure inside the step, then
+  // the numbers that explain it; failureText() adds the step and its time.
   void failureMessageNamesStepTimeAndGap() {
-    const LdapFailure f{"too many impacts in one step", 1, 0.25, 33};
-    const QString what = QString::fromStdString(failureMessage(f, DiskTableModel::gapName(1)));
-    QCOMPARE(what, QStringLiteral("too many impacts in one step on gap 'rim-' at alpha = 0.25 (value 33)"));
+    impact::StepFailure f;
+    f.what = "too many impacts in one step";
+    f.gap = 1;
+    f.s = 0.25;
+    f.with("cap", 33).with("sub-step", 0.5, "s");
+    const QString what =
+        QString::fromStdString(impact::failureMessage(f, DiskTableModel::gapName(1), 1.0, 0.01));
+    QCOMPARE(what, QStringLiteral("too many impacts in one step on gap 'rim-' at t = 1.0025 s (cap 33, sub-step 0.5 s)"));
     // Through the registry: P002's scheme at a nearly tangent contact, step 91 -> 92.
     CreateResult cr = createSimulation(diskScenario("disk-table", "dla-002", 0.01, 5.0,
                                                     {{"x0", 4.898146402194111}, {"phi0", 1.5707963267948966},
@@ -586,7 +595,7 @@ class TestNonholonomicDisk : public QObject {
     QCOMPARE(r.stepsTaken, std::int64_t(91));
     const QString text = QString::fromStdString(failureText(*cr.simulation, r));
     QVERIFY2(text.startsWith("integrator failed at step 92 (t = 0.91 s): no rebound root") &&
-                 text.contains("on gap 'rim+' at alpha = 0.2227"),
+                 text.contains("on gap 'rim+' at t = 0.9122273") && text.contains("(mu 3.07951"),
              qPrintable(text));
   }
 };

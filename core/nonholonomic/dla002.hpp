@@ -54,6 +54,16 @@ class Dla002 {
   using RMat = typename Model::RMat;
   using Blocks = LdapVci<Model>;
   using Regular = typename Blocks::Regular;
+  using Point = impact::PhasePoint<Vec>;
+  using Impact = impact::Impact<Point, LdapImpactDetail>;
+  using Report = impact::StepReport<Impact>;
+
+  /// The state of one run: the last two nodes (the recursion is position-only), the length and
+  /// chord velocity of the segment between them, and the discrete momentum D2 L_d of that segment.
+  struct State {
+    Vec qPrev = Vec::Zero(), q = Vec::Zero(), p = Vec::Zero(), wLast = Vec::Zero();
+    double tauPrev = 1.0;
+  };
   static constexpr int N = n + 1 + m;  ///< unknowns of (a) and (b)
   using NVec = Eigen::Matrix<double, N, 1>;
   using NMat = Eigen::Matrix<double, N, N>;
@@ -63,50 +73,62 @@ class Dla002 {
       : blocks_(model, h, withoutClosedForms(options)), h_(h) {}
 
   /// Initial data: two nodes (qPrev, q) a time `tauPrev` (s) apart, on the discrete constraint.
-  void reset(const Vec& qPrev, const Vec& q, double tauPrev) {
-    qPrev_ = qPrev;
-    q_ = q;
-    tauPrev_ = tauPrev;
-    wLast_ = (q_ - qPrev_) / tauPrev_;
-    updateMomentum();
+  State initialState(const Vec& qPrev, const Vec& q, double tauPrev) const {
+    State s;
+    commit(s, qPrev, q, tauPrev);
+    return s;
   }
 
   const Model& model() const { return blocks_.model(); }
   double timeStep() const { return h_; }
-  const Vec& q() const { return q_; }
-  /// The discrete momentum at the node, D2 L_d(q_{k-1}, q_k, tau) from the positions.
-  const Vec& p() const { return p_; }
-  double energy() const { return nodeEnergy(model(), q_, p_); }
-  Vec segmentVelocity() const { return wLast_; }
-  double lastSegmentTau() const { return tauPrev_; }
-  double lastSegmentEnergy() const { return dl().Ed(qPrev_, wLast_, tauPrev_); }
-  ConVec lastSegmentConstraint() const { return dl().omega(qPrev_, wLast_, tauPrev_); }
-  const LdapStepReport<Vec>& lastStep() const { return report_; }
   const Blocks& blocks() const { return blocks_; }
 
-  RunStatus step() {
-    report_.impactCount = 0;
-    report_.status = RunStatus::Ok;
-    report_.failure = LdapFailure{};
+  // ---- what a state shows (trace columns) ------------------------------------------------
+  const Vec& q(const State& s) const { return s.q; }
+  /// The discrete momentum at the node, D2 L_d(q_{k-1}, q_k, tau) from the positions.
+  const Vec& p(const State& s) const { return s.p; }
+  double energy(const State& s) const { return nodeEnergy(model(), s.q, s.p); }
+  Vec segmentVelocity(const State& s) const { return s.wLast; }
+  double lastSegmentTau(const State& s) const { return s.tauPrev; }
+  double lastSegmentEnergy(const State& s) const { return dl().Ed(s.qPrev, s.wLast, s.tauPrev); }
+  ConVec lastSegmentConstraint(const State& s) const {
+    return dl().omega(s.qPrev, s.wLast, s.tauPrev);
+  }
+
+  // ---- what StepperSimulation needs ------------------------------------------------------
+  double impactEnergy(const Point& x) const { return nodeEnergy(model(), x.q, x.p); }
+  Eigen::Vector3d contactPoint(const Impact& i) const {
+    return model().contactPoint(i.gap, i.before.q);
+  }
+  const char* gapName(int j) const { return Model::gapName(j); }
+
+  /// Advances `state` by one step h. On failure the state is left unchanged and `report` says
+  /// what failed; otherwise it lists the step's impacts.
+  RunStatus step(State& state, Report& report) const {
+    report.clear();
     Regular r;
-    r.w = wLast_;
-    if (!blocks_.newtonRegular(h_, q_, p_, r)) {
-      return fail(RunStatus::SolverFailed, "the DLA step (P002 (4)) did not converge", -1, 1.0, 0.0);
+    r.w = state.wLast;
+    if (!blocks_.newtonRegular(h_, state.q, state.p, r)) {
+      return failStep(report, RunStatus::SolverFailed, "the DLA step (P002 (4)) did not converge",
+                      -1, 1.0);
     }
-    Vec qNext = q_ + h_ * r.w;
-    int j = firstViolated(q_, qNext);
+    Vec qNext = state.q + h_ * r.w;
+    int j = firstViolated(state.q, qNext);
     if (j < 0) [[likely]] {
-      if (!qNext.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
-      commit(q_, qNext, h_);
+      if (!qNext.allFinite()) {
+        return failStep(report, RunStatus::NonFinite, "the state became non-finite", -1, 1.0);
+      }
+      commit(state, state.q, qNext, h_);
       return RunStatus::Ok;
     }
     // Impact: (a) then (b) on the segment from qs with incoming momentum ps over tau.
-    Vec qs = q_, ps = p_;
+    Vec qs = state.q, ps = state.p;
     double tau = h_, elapsed = 0.0;
     Regular seg = r;
     for (;;) {
-      if (report_.impactCount >= blocks_.options().maxImpactsPerStep) {
-        return fail(RunStatus::Zeno, kZenoText, j, elapsed, report_.impactCount);
+      if (report.impactCount >= blocks_.options().maxImpactsPerStep) {
+        return failStep(report, RunStatus::Zeno, kZenoText, j, elapsed, "cap",
+                        report.impactCount);
       }
       const Vec qEndTrial = qs + tau * seg.w;
       const double g0 = model().gap(j, qs), g1 = model().gap(j, qEndTrial);
@@ -115,8 +137,8 @@ class Dla002 {
       Vec wBar = seg.w;
       ConVec lambda = seg.lambda;
       if (!solveA(qs, ps, tau, j, alpha, wBar, lambda)) {
-        return fail(RunStatus::SolverFailed, "the impact point system (P002 (5), first line) did "
-                    "not converge", j, elapsed, alpha);
+        return failStep(report, RunStatus::SolverFailed, "the impact point system (P002 (5), "
+                        "first line) did not converge", j, elapsed, "alpha", alpha);
       }
       const Vec qBar = qs + (alpha * tau) * wBar;
       const Vec pMinus = dl().D2(qs, wBar, alpha * tau);
@@ -127,40 +149,47 @@ class Dla002 {
       double mu = 0.0;
       ConVec lambda2;
       const char* why = solveB(qBar, pMinus, nj, eMinus, tau2, w2, mu, lambda2);
-      if (why) return fail(RunStatus::SolverFailed, why, j, elapsed + alpha * (1.0 - elapsed), mu);
+      if (why) {
+        return failStep(report, RunStatus::SolverFailed, why, j, elapsed + alpha * (1.0 - elapsed),
+                        "mu", mu);
+      }
       elapsed += alpha * (1.0 - elapsed);
-      LdapImpact<Vec>& rec = report_.impacts[report_.impactCount++];
+      Impact& rec = report.add();
       rec.s = elapsed;
       rec.gap = j;
-      rec.q = qBar;
-      rec.pMinus = pMinus;
-      rec.pPlus = -dl().D1(qBar, w2, tau2);
-      rec.mu = mu;
-      rec.eMinus = eMinus;
+      rec.before = Point{qBar, pMinus};
+      rec.after = Point{qBar, -dl().D1(qBar, w2, tau2)};
+      rec.impulse = mu;
+      rec.detail.eMinus = eMinus;
       rec.energyResidual = dl().Ed(qBar, w2, tau2) - eMinus;
-      rec.reflectionFallback = false;
+      rec.reflected = false;
+      rec.jointFallback = false;
       const Vec qEnd = qBar + tau2 * w2;
       j = firstViolated(qBar, qEnd, j);
       if (!(tau2 > 1e-12 * h_)) {
         // Impact at the end of the step (alpha -> 1, P12): the post-impact segment has no length,
         // so the position-only form cannot carry w+; keep it on a virtual segment of length h
         // ending at q-bar (its D2 L_d is M w+ for the disk).
-        if (!w2.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
-        qPrev_ = qBar - h_ * w2;
-        q_ = qBar;
-        tauPrev_ = h_;
-        wLast_ = w2;
-        updateMomentum();
+        if (!w2.allFinite()) {
+          return failStep(report, RunStatus::NonFinite, "the state became non-finite", -1, 1.0);
+        }
+        state.qPrev = qBar - h_ * w2;
+        state.q = qBar;
+        state.tauPrev = h_;
+        state.wLast = w2;
+        updateMomentum(state);
         return RunStatus::Ok;
       }
       if (j < 0) {
-        if (!qEnd.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
-        commit(qBar, qEnd, tau2);
+        if (!qEnd.allFinite()) {
+          return failStep(report, RunStatus::NonFinite, "the state became non-finite", -1, 1.0);
+        }
+        commit(state, qBar, qEnd, tau2);
         return RunStatus::Ok;
       }
       // The remaining sub-step leaves C again: treat it as a new segment from q-bar.
       qs = qBar;
-      ps = rec.pPlus;
+      ps = rec.after.p;
       tau = tau2;
       seg.w = w2;
       seg.lambda = lambda2;
@@ -215,21 +244,15 @@ class Dla002 {
   }
   const DiscreteLagrangian<Model>& dl() const { return blocks_.discreteLagrangian(); }
 
-  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
-    report_.status = status;
-    report_.failure = LdapFailure{what, gap, s, value};
-    return status;
-  }
+  void updateMomentum(State& s) const { s.p = dl().D2(s.qPrev, s.wLast, s.tauPrev); }
 
-  void updateMomentum() { p_ = dl().D2(qPrev_, wLast_, tauPrev_); }
-
-  void commit(const Vec& qPrev, const Vec& q, double tau) {
-    qPrev_ = qPrev;
-    q_ = q;
-    tauPrev_ = tau;
+  void commit(State& s, const Vec& qPrev, const Vec& q, double tau) const {
+    s.qPrev = qPrev;
+    s.q = q;
+    s.tauPrev = tau;
     // Position-only form: the next step's momentum comes from the position difference.
-    wLast_ = (q_ - qPrev_) / tauPrev_;
-    updateMomentum();
+    s.wLast = (s.q - s.qPrev) / s.tauPrev;
+    updateMomentum(s);
   }
 
   /// The gap violated at qEnd whose linear interpolation from qStart is earliest, or -1.
@@ -357,9 +380,6 @@ class Dla002 {
 
   Blocks blocks_;
   double h_;
-  Vec qPrev_ = Vec::Zero(), q_ = Vec::Zero(), p_ = Vec::Zero(), wLast_ = Vec::Zero();
-  double tauPrev_ = 1.0;
-  LdapStepReport<Vec> report_;
 };
 
 }  // namespace ricochet::nonholonomic

@@ -16,17 +16,17 @@ class EllipseLdapSimulation final : public EngineSimulation<Engine> {
   using EngineSimulation<Engine>::EngineSimulation;
 
   void sample(std::span<double> out) const override {
-    const auto& q = engine_.q();
-    const auto& p = engine_.p();
+    const auto& q = state_.q;
+    const auto& p = state_.p;
     for (int i = 0; i < 3; ++i) out[i] = q[i];
     for (int i = 0; i < 3; ++i) out[3 + i] = p[i];
     out[6] = p[0];  // mom.px: conserved (translation symmetry of L_d and of the floor)
     out[7] = p[2];  // mom.ptheta: piecewise constant
-    out[8] = engine_.lastSegmentEnergy();
+    out[8] = engine().lastSegmentEnergy(state_);
     out[9] = minGap();
   }
   void poses(std::span<Pose> out) const override {
-    const auto& q = engine_.q();
+    const auto& q = state_.q;
     out[0].position = Eigen::Vector3d(q[0], q[1], 0.0);
     out[0].rotation = Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()).toRotationMatrix();
   }
@@ -64,10 +64,10 @@ std::unique_ptr<Simulation> createEllipseLdapSimulation(const EllipseLdapSetup& 
   } else {
     p0 = legendreInitialMomentum(model, q0, setup.v0);
   }
-  engine.reset(q0, p0);
+  const Engine::State start = engine.initialState(q0, p0);
   std::vector<std::string> cols = {"q.x",    "q.y",        "q.theta",    "p.x",        "p.y",
                                    "p.theta", "mom.px",    "mom.ptheta", "e.discrete", "con.gap"};
-  return std::make_unique<EllipseLdapSimulation>(std::move(engine), setup.h, t0, std::move(cols));
+  return std::make_unique<EllipseLdapSimulation>(std::move(engine), start, t0, std::move(cols));
 }
 
 }  // namespace ricochet::nonholonomic

@@ -24,8 +24,11 @@
 //     maxImpactsPerStep per step, else RunStatus::Zeno. A gap already touching at q~ gets a
 //     sequential impulse at the same point (§2.8).
 //
-// Allocation-free; failures are returned as a RunStatus plus an LdapFailure with static text.
+// A constant stepper over an explicit LdapVci::State (Model/Data): step(state, report) advances one
+// run's node and fills its report. Allocation-free; failures are returned as a RunStatus plus an
+// impact::StepFailure with static text.
 
+#include "core/impact/step_report.hpp"
 #include "core/model/system.hpp"
 #include "core/nonholonomic/ldap_model.hpp"
 #include "core/numerics/grazing.hpp"
@@ -41,8 +44,8 @@
 
 namespace ricochet::nonholonomic {
 
-/// Hard upper bound of impacts resolved in one step.
-inline constexpr int kMaxImpactsPerStep = 32;
+/// Default cap of impacts resolved in one nonholonomic step (beyond it: RunStatus::Zeno).
+inline constexpr int kNonholonomicImpactCap = 32;
 
 /// How the impact equation of P000 Thm 3.1 is read (spec §3.3).
 enum class ImpactReading {
@@ -60,41 +63,26 @@ struct LdapOptions {
   /// energy and gap residuals (relative to the energy scale and the model's lengthScale).
   double tolerance = 1e-14;
   int subsamples = 8;                          ///< K of spec §2.5a
-  int maxImpactsPerStep = kMaxImpactsPerStep;  ///< cap of spec §2.6 (<= kMaxImpactsPerStep)
+  int maxImpactsPerStep = kNonholonomicImpactCap;  ///< cap of spec §2.6 (<= impact::kMaxImpactsPerStep)
   int maxIterations = 50;                      ///< Newton cap (Brent gets 200)
   bool useClosedForms = true;                  ///< use the model's closed-form hooks if any
   ImpactReading reading = ImpactReading::Consistent;
   int projectionVariant = 0;  ///< which pi_S of the model (boundary maps only)
 };
 
-template <class Vec>
-struct LdapImpact {
-  double s = 0.0;   ///< impact time from the start of the step, fraction of h
-  int gap = 0;      ///< constraint index j
-  Vec q;            ///< impact point q~ (g_j(q~) = 0 up to the tolerance)
-  Vec pMinus;       ///< incoming discrete momentum p~- = D2 L_d(.., q~, ..)
-  Vec pPlus;        ///< outgoing discrete momentum p~+ = -D1 L_d(q~, .., ..)
-  double mu = 0.0;  ///< impulse multiplier on n_j = grad g_j, > 0 for a rebound
-  double eMinus = 0.0;          ///< discrete energy E- of the incoming segment, J
-  double energyResidual = 0.0;  ///< E_d(outgoing) - E- left at the solution, J
-  bool reflectionFallback = false;  ///< no rebound root: reduced reflection (C2) used (P12)
+/// What a nonholonomic impact records beyond the common impact::Impact fields.
+struct LdapImpactDetail {
+  double eMinus = 0.0;  ///< discrete energy E- of the incoming segment, J
 };
 
-/// Why a step failed (meaningful only when the status is not Ok).
-struct LdapFailure {
-  const char* what = "";  ///< static text
-  int gap = -1;           ///< constraint involved, -1 if none
-  double s = 0.0;         ///< fraction of the step where it happened
-  double value = 0.0;     ///< a residual, count or rate that explains it (see `what`)
-};
-
-template <class Vec>
-struct LdapStepReport {
-  RunStatus status = RunStatus::Ok;
-  int impactCount = 0;
-  std::array<LdapImpact<Vec>, kMaxImpactsPerStep> impacts;
-  LdapFailure failure;
-};
+/// A failed step of a nonholonomic engine: static text, where, and the number that explains it.
+template <class Report>
+RunStatus failStep(Report& report, RunStatus status, const char* what, int gap, double s,
+                   const char* valueName = nullptr, double value = 0.0) {
+  report.fail(status, what, gap, s);
+  if (valueName) report.failure.with(valueName, value);
+  return status;
+}
 
 /// Optional: basis B (n x (n-1), columns spanning T dS at q on gap j) and projections pi_S
 /// ((n-1) x n matrix Pi with Pi B = I) used by the map-based readings (spec §3.3).
@@ -139,6 +127,9 @@ class LdapVci {
   using GapVec = Eigen::Matrix<double, kGaps, 1>;
   using Kkt = Eigen::Matrix<double, n + m, n + m>;
   using KktVec = Eigen::Matrix<double, n + m, 1>;
+  using Point = impact::PhasePoint<Vec>;
+  using Impact = impact::Impact<Point, LdapImpactDetail>;
+  using Report = impact::StepReport<Impact>;
 
   /// A solved regular problem Reg(tau; q, p): chord velocity, multipliers, Newton iterations.
   struct Regular {
@@ -177,17 +168,27 @@ class LdapVci {
     Regular at;                 ///< Reg(s tau) at the root
   };
 
+  /// The state of one run: the node (q_k, p_k) and the last segment that ends at it (its length,
+  /// chord velocity and multipliers: the trace's discrete energy and constraint columns, and the
+  /// initial guess of the next regular solve).
+  struct State {
+    Vec q = Vec::Zero(), p = Vec::Zero();
+    Regular last;
+    double lastTau = 0.0;
+  };
+
   /// `h` in s (> 0).
   LdapVci(const Model& model, double h, const LdapOptions& options = {})
       : model_(model), dl_(model_, options.discretisation), h_(h), options_(options) {
-    options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
+    options_.maxImpactsPerStep =
+        std::clamp(options_.maxImpactsPerStep, 1, impact::kMaxImpactsPerStep);
     options_.subsamples = std::max(options_.subsamples, 1);
     options_.maxIterations = std::max(options_.maxIterations, 2);
   }
+  // dl_ refers to model_: a copy refers to its own.
   LdapVci(const LdapVci& other)
       : model_(other.model_), dl_(model_, other.options_.discretisation), h_(other.h_),
-        options_(other.options_), q_(other.q_), p_(other.p_), last_(other.last_),
-        lastTau_(other.lastTau_), report_(other.report_) {}
+        options_(other.options_) {}
   LdapVci& operator=(const LdapVci&) = delete;
 
   const Model& model() const { return model_; }
@@ -195,41 +196,52 @@ class LdapVci {
   double timeStep() const { return h_; }
   const LdapOptions& options() const { return options_; }
 
-  /// Sets the node state (q, p) (the discrete initial data, see the conversions below). The last
-  /// segment is set to a zero-length one (E_d = node energy limit).
-  void reset(const Vec& q, const Vec& p) {
-    q_ = q;
-    p_ = p;
-    lastTau_ = 0.0;
-    last_ = Regular{};
+  /// The node state (q, p) (the discrete initial data, see the conversions below). The last
+  /// segment is a zero-length one (E_d = node energy limit).
+  State initialState(const Vec& q, const Vec& p) const {
+    State s;
+    s.q = q;
+    s.p = p;
     Regular r;
-    if (regular(0.0, q_, p_, r)) last_ = r;
+    if (regular(0.0, q, p, r)) s.last = r;
+    return s;
   }
-  /// Sets the node state (q, p) and declares the (virtual) segment of length tauPrev (s) with
-  /// chord velocity wPrev that ends at q, for the trace columns at node 0 (e.g. the backward chord
-  /// of the initial-data conversion).
-  void reset(const Vec& q, const Vec& p, const Vec& wPrev, double tauPrev) {
-    reset(q, p);
-    last_.w = wPrev;
-    last_.ok = true;
-    lastTau_ = tauPrev;
+  /// The node state (q, p) with the (virtual) segment of length tauPrev (s) and chord velocity
+  /// wPrev that ends at q, for the trace columns at node 0 (e.g. the backward chord of the
+  /// initial-data conversion).
+  State initialState(const Vec& q, const Vec& p, const Vec& wPrev, double tauPrev) const {
+    State s = initialState(q, p);
+    s.last.w = wPrev;
+    s.last.ok = true;
+    s.lastTau = tauPrev;
+    return s;
   }
-  const Vec& q() const { return q_; }
-  const Vec& p() const { return p_; }
-  /// The last segment ending at the current node: its length (s), chord velocity and multipliers.
-  double lastSegmentTau() const { return lastTau_; }
-  const Regular& lastSegment() const { return last_; }
+
+  // ---- what a state shows (trace columns) ------------------------------------------------
+  const Vec& q(const State& s) const { return s.q; }
+  const Vec& p(const State& s) const { return s.p; }
+  double lastSegmentTau(const State& s) const { return s.lastTau; }
   /// Chord velocity w = (q_k - q_start)/tau of the last segment.
-  const Vec& segmentVelocity() const { return last_.w; }
+  const Vec& segmentVelocity(const State& s) const { return s.last.w; }
   /// Start point of the last segment.
-  Vec lastSegmentStart() const { return q_ - lastTau_ * last_.w; }
+  Vec lastSegmentStart(const State& s) const { return s.q - s.lastTau * s.last.w; }
   /// E_d of the last segment, J.
-  double lastSegmentEnergy() const { return dl_.Ed(lastSegmentStart(), last_.w, lastTau_); }
+  double lastSegmentEnergy(const State& s) const {
+    return dl_.Ed(lastSegmentStart(s), s.last.w, s.lastTau);
+  }
   /// Discrete-constraint residual W(psi) w of the last segment (velocity units).
-  ConVec lastSegmentConstraint() const { return dl_.omega(lastSegmentStart(), last_.w, lastTau_); }
+  ConVec lastSegmentConstraint(const State& s) const {
+    return dl_.omega(lastSegmentStart(s), s.last.w, s.lastTau);
+  }
   /// Node energy H(q_k, p_k) (ldap_model.hpp), J.
-  double energy() const { return nodeEnergy(model_, q_, p_); }
-  const LdapStepReport<Vec>& lastStep() const { return report_; }
+  double energy(const State& s) const { return nodeEnergy(model_, s.q, s.p); }
+
+  // ---- what StepperSimulation needs ------------------------------------------------------
+  double impactEnergy(const Point& x) const { return nodeEnergy(model_, x.q, x.p); }
+  Eigen::Vector3d contactPoint(const Impact& i) const {
+    return model_.contactPoint(i.gap, i.before.q);
+  }
+  const char* gapName(int j) const { return Model::gapName(j); }
 
   // ---- building blocks (public: the tests check them against the papers' equations) --------
 
@@ -715,58 +727,51 @@ class LdapVci {
 
   // ---- the step ------------------------------------------------------------------------------
 
-  /// Advances the node by one step h. On failure the node is left unchanged and lastStep()
-  /// says what failed.
-  RunStatus step() {
-    report_.impactCount = 0;
-    report_.status = RunStatus::Ok;
-    report_.failure = LdapFailure{};
-    Regular full = last_;
-    if (!regular(h_, q_, p_, full)) {
-      return fail(RunStatus::SolverFailed, "the regular step (Reg, P000 (1)) did not converge", -1,
-                  1.0, full.iterations);
+  /// Advances the node of `state` by one step h. On failure the state is left unchanged and
+  /// `report` says what failed; otherwise it lists the step's impacts.
+  RunStatus step(State& state, Report& report) const {
+    report.clear();
+    Regular full = state.last;
+    if (!regular(h_, state.q, state.p, full)) {
+      return failStep(report, RunStatus::SolverFailed,
+                      "the regular step (Reg, P000 (1)) did not converge", -1, 1.0, "iterations",
+                      full.iterations);
     }
-    const Crossing x = findCrossing(q_, p_, h_, full, gaps(q_), -1);
+    const Crossing x = findCrossing(state.q, state.p, h_, full, gaps(state.q), -1);
     if (x.failed) {
-      return fail(RunStatus::SolverFailed, "the impact time (root of the gap along Reg(s h)) did "
-                  "not converge", x.gap, x.s, 0.0);
+      return failStep(report, RunStatus::SolverFailed, "the impact time (root of the gap along "
+                      "Reg(s h)) did not converge", x.gap, x.s);
     }
     if (!x.found) [[likely]] {
-      const Vec qEnd = q_ + h_ * full.w;
-      const Vec pEnd = dl_.D2(q_, full.w, h_);
+      const Vec qEnd = state.q + h_ * full.w;
+      const Vec pEnd = dl_.D2(state.q, full.w, h_);
       if (!(qEnd.allFinite() && pEnd.allFinite())) {
-        return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
+        return failStep(report, RunStatus::NonFinite, "the state became non-finite", -1, 1.0);
       }
-      q_ = qEnd;
-      p_ = pEnd;
-      last_ = full;
-      lastTau_ = h_;
+      state.q = qEnd;
+      state.p = pEnd;
+      state.last = full;
+      state.lastTau = h_;
       return RunStatus::Ok;
     }
-    return impactStep(x);
+    return impactStep(state, report, x);
   }
 
  private:
   static constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
-    report_.status = status;
-    report_.failure = LdapFailure{what, gap, s, value};
-    return status;
-  }
-
-  void record(int j, double s, const Vec& qi, const Vec& pMinus, const Vec& pPlus, double mu,
-              double eMinus, double residual, bool fallback) {
-    LdapImpact<Vec>& r = report_.impacts[report_.impactCount++];
+  static void record(Report& report, int j, double s, const Vec& qi, const Vec& pMinus,
+                     const Vec& pPlus, double mu, double eMinus, double residual, bool fallback) {
+    Impact& r = report.add();
     r.s = s;
     r.gap = j;
-    r.q = qi;
-    r.pMinus = pMinus;
-    r.pPlus = pPlus;
-    r.mu = mu;
-    r.eMinus = eMinus;
+    r.before = Point{qi, pMinus};
+    r.after = Point{qi, pPlus};
+    r.impulse = mu;
+    r.detail.eMinus = eMinus;
     r.energyResidual = residual;
-    r.reflectionFallback = fallback;
+    r.reflected = fallback;
+    r.jointFallback = false;
   }
 
   /// Post-impact solve, with the model's closed form when it has one (the multipliers then follow
@@ -808,16 +813,18 @@ class LdapVci {
     return solveImpulse(qi, pHat, pMinus, nj, eMinus, tau, guess);
   }
 
-  [[gnu::noinline]] RunStatus impactStep(const Crossing& x) {
+  [[gnu::noinline]] RunStatus impactStep(State& state, Report& report, const Crossing& x) const {
+    const Vec& q0 = state.q;
+    const Vec& p0 = state.p;
     int j = x.gap;
     double elapsed = x.s;  // fraction of h from t_k to the current impact point
     Regular pre = x.at;    // incoming segment q_k -> q~
-    Vec qi = q_ + (x.s * h_) * pre.w;
+    Vec qi = q0 + (x.s * h_) * pre.w;
     if constexpr (HasClosedImpact<Model>) {
       if (options_.useClosedForms && !x.immediate) {
         double s = x.s;
         Vec qc = qi, wc = pre.w;
-        if (model_.impactClosedForm(options_.discretisation, h_, q_, p_, j, x.sLo, x.sHi, s, qc,
+        if (model_.impactClosedForm(options_.discretisation, h_, q0, p0, j, x.sLo, x.sHi, s, qc,
                                     wc) == ClosedForm::Solved) {
           elapsed = s;
           qi = qc;
@@ -826,23 +833,25 @@ class LdapVci {
       }
     }
     const double tau1 = elapsed * h_;
-    Vec pMinus = dl_.D2(q_, pre.w, tau1);
-    const double eMinus = dl_.Ed(q_, pre.w, tau1);  // E- (I5); kept by every later segment
+    Vec pMinus = dl_.D2(q0, pre.w, tau1);
+    const double eMinus = dl_.Ed(q0, pre.w, tau1);  // E- (I5); kept by every later segment
     Vec wMinus = pre.w;
     Regular guess = pre;
     for (;;) {
-      if (report_.impactCount >= options_.maxImpactsPerStep) {
-        return fail(RunStatus::Zeno, kZenoText, j, elapsed, report_.impactCount);
+      if (report.impactCount >= options_.maxImpactsPerStep) {
+        return failStep(report, RunStatus::Zeno, kZenoText, j, elapsed, "cap",
+                        report.impactCount);
       }
       const Vec nj = model_.gapGradient(j, qi);
       const double tau = std::max(1.0 - elapsed, 0.0) * h_;  // remaining time
       const Vec pHat = impactMomentum(pMinus, j, qi);
       Impulse imp = postImpact(qi, pHat, pMinus, nj, eMinus, tau, j, wMinus, guess);
       if (!imp.ok) {
-        return fail(RunStatus::SolverFailed,
-                    *imp.failure ? imp.failure
-                                 : "the impulse (discrete energy equation (I5)) did not converge",
-                    j, elapsed, imp.failure[0] ? imp.failureValue : imp.residual);
+        return failStep(report, RunStatus::SolverFailed,
+                        *imp.failure ? imp.failure
+                                     : "the impulse (discrete energy equation (I5)) did not "
+                                       "converge",
+                        j, elapsed, "value", imp.failure[0] ? imp.failureValue : imp.residual);
       }
       const Vec pEff = pHat + imp.mu * nj;
       Crossing y;
@@ -850,28 +859,29 @@ class LdapVci {
         y = findCrossing(qi, pEff, tau, imp.post, gaps(qi), j);
       }
       if (y.failed) {
-        return fail(RunStatus::SolverFailed, "the contact time of a further impact (root of the "
-                    "gap) did not converge", y.gap, elapsed + y.s * (1.0 - elapsed), 0.0);
+        return failStep(report, RunStatus::SolverFailed, "the contact time of a further impact "
+                        "(root of the gap) did not converge", y.gap,
+                        elapsed + y.s * (1.0 - elapsed));
       }
       if (!y.found) {  // (I9)-(I10): finish the step on the remaining time
         const Vec qEnd = qi + tau * imp.post.w;
         const Vec pEnd = dl_.D2(qi, imp.post.w, tau);
         if (!(qEnd.allFinite() && pEnd.allFinite())) {
-          return fail(RunStatus::NonFinite, "the state became non-finite", j, elapsed, 0.0);
+          return failStep(report, RunStatus::NonFinite, "the state became non-finite", j, elapsed);
         }
-        record(j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus, imp.residual,
-               imp.reflectionFallback);
-        q_ = qEnd;
-        p_ = pEnd;
-        last_ = imp.post;
-        lastTau_ = tau;
+        record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus,
+               imp.residual, imp.reflectionFallback);
+        state.q = qEnd;
+        state.p = pEnd;
+        state.last = imp.post;
+        state.lastTau = tau;
         return RunStatus::Ok;
       }
       if (y.immediate) {
         // §2.8 corner: gap y.gap touches at q~ too and is crossed at once. Sequential impulse at
         // the same point, same E- and remaining time; the momentum after the first is incoming.
-        record(j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus, imp.residual,
-               imp.reflectionFallback);
+        record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus,
+               imp.residual, imp.reflectionFallback);
         pMinus = pEff;
         wMinus = imp.post.w;
         guess = imp.post;
@@ -882,7 +892,7 @@ class LdapVci {
         // A grazing reflection keeps its mu (grazing.hpp): the next contact is the detected one,
         // y.at = Reg(d; q~, p~+) with d = y.s tau.
         const double d = y.s * tau;
-        record(j, elapsed, qi, pMinus, -dl_.D1(qi, y.at.w, d), imp.mu, eMinus,
+        record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, y.at.w, d), imp.mu, eMinus,
                dl_.Ed(qi, y.at.w, d) - eMinus, true);
         pMinus = dl_.D2(qi, y.at.w, d);
         wMinus = y.at.w;
@@ -895,10 +905,10 @@ class LdapVci {
       // §2.6: next crossing after d: solve the impulse and d together (78).
       const Joint js = solveJoint(qi, pHat, nj, eMinus, y.gap, imp.mu, y.s * tau, tau, y.at);
       if (!js.ok) {
-        return fail(RunStatus::SolverFailed, "the joint impulse / contact-time solve (78) did not "
-                    "converge", y.gap, elapsed, js.energyResidual);
+        return failStep(report, RunStatus::SolverFailed, "the joint impulse / contact-time solve "
+                        "(78) did not converge", y.gap, elapsed, "residual", js.energyResidual);
       }
-      record(j, elapsed, qi, pMinus, -dl_.D1(qi, js.post.w, js.d), js.mu, eMinus,
+      record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, js.post.w, js.d), js.mu, eMinus,
              js.energyResidual, false);
       // (79): move to the next contact point.
       pMinus = dl_.D2(qi, js.post.w, js.d);
@@ -914,10 +924,6 @@ class LdapVci {
   DiscreteLagrangian<Model> dl_;
   double h_;
   LdapOptions options_;
-  Vec q_ = Vec::Zero(), p_ = Vec::Zero();
-  Regular last_;
-  double lastTau_ = 0.0;
-  LdapStepReport<Vec> report_;
 };
 
 // ---- conversion of continuous initial data (q(0), v(0)), v(0) in Delta(q(0)) (spec §3.6) ----

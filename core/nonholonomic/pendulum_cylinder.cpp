@@ -33,21 +33,22 @@ class PendulumSimulation final : public EngineSimulation<Engine> {
   using EngineSimulation<Engine>::EngineSimulation;
 
   void sample(std::span<double> out) const override {
-    const Vec& q = engine_.q();
-    const Vec& p = engine_.p();
+    const Engine& e = engine();
+    const Vec& q = e.q(state_);
+    const Vec& p = e.p(state_);
     out[0] = q[0];
     out[1] = q[1];
     out[2] = p[0];
     out[3] = p[1];
     out[4] = p[1];                                    // mom.pphi (not conserved: d/dphi not in Delta)
     out[5] = q[1] - PendulumCylinderModel::F(q[0]);   // mom.invariant, constant in the continuum
-    out[6] = engine_.lastSegmentEnergy();             // e.discrete = E_d of the last segment
-    out[7] = engine_.lastSegmentConstraint()[0];      // con.omega = W(psi) w, rad/s
+    out[6] = e.lastSegmentEnergy(state_);             // e.discrete = E_d of the last segment
+    out[7] = e.lastSegmentConstraint(state_)[0];      // con.omega = W(psi) w, rad/s
     out[8] = minGap();                                // con.gap, m
   }
 
   void poses(std::span<Pose> out) const override {
-    const Eigen::Vector3d bob = engine_.model().bob(engine_.q());
+    const Eigen::Vector3d bob = engine().model().bob(state_.q);
     out[0].position = bob;
     out[0].rotation.setIdentity();
     const double len = bob.norm();
@@ -159,15 +160,16 @@ class PendulumCylinderSystem final : public SystemDescription {
                                   q0, v0, h);
     }
     Engine engine(model, h, opt);
-    engine.reset(q0, p0);
-    if (!engine.lastSegment().ok) {
+    const Engine::State start = engine.initialState(q0, p0);
+    if (!start.last.ok) {
       return {nullptr, "could not start the pendulum at theta0 = " + formatNumber(q0[0]) +
                            " rad: the initial regular solve failed"};
     }
     std::vector<std::string> cols = {"q.theta",   "q.phi",         "p.theta",    "p.phi",
                                      "mom.pphi",  "mom.invariant", "e.discrete", "con.omega",
                                      "con.gap"};
-    return {std::make_unique<PendulumSimulation>(std::move(engine), h, 0.0, std::move(cols)), {}};
+    return {std::make_unique<PendulumSimulation>(std::move(engine), start, 0.0, std::move(cols)),
+            {}};
   }
 
  private:

@@ -54,11 +54,12 @@ class DiskSimulation final : public EngineSimulation<Engine> {
   using Base::Base;
 
   void sample(std::span<double> out) const override {
-    const Engine& e = this->engine_;
+    const Engine& e = this->engine();
+    const auto& state = this->state_;
     const auto& model = e.model();
-    const Eigen::Vector4d& q = e.q();
-    const Eigen::Vector4d& p = e.p();
-    const Eigen::Vector4d w = e.segmentVelocity();
+    const Eigen::Vector4d& q = e.q(state);
+    const Eigen::Vector4d& p = e.p(state);
+    const Eigen::Vector4d w = e.segmentVelocity(state);
     const double u = w[2], wphi = w[3];  // reduced velocity (thetadot, phidot) of the last segment
     for (int i = 0; i < 4; ++i) out[i] = q[i];
     for (int i = 0; i < 4; ++i) out[4 + i] = p[i];
@@ -72,15 +73,15 @@ class DiskSimulation final : public EngineSimulation<Engine> {
       // Angular momentum about the table centre m (x ydot - y xdot) + J phidot (not conserved).
       out[10] = model.m * model.R * u * (q[0] * s - q[1] * c) + model.J * wphi;
     }
-    out[11] = e.lastSegmentEnergy();
-    const Eigen::Vector2d r = e.lastSegmentConstraint();
+    out[11] = e.lastSegmentEnergy(state);
+    const Eigen::Vector2d r = e.lastSegmentConstraint(state);
     out[12] = r[0];
     out[13] = r[1];
     out[14] = this->minGap();
   }
 
   void poses(std::span<Pose> out) const override {
-    out[0] = diskPose(this->engine_.model().R, this->engine_.q());
+    out[0] = diskPose(this->engine().model().R, this->state_.q);
   }
 };
 
@@ -232,22 +233,23 @@ class DiskSystem final : public SystemDescription {
     const std::string& name = sc.integrator.name;
     if (name == "reduced") {
       ReducedDiskVci<Model> engine(model, h, opt);
-      engine.reset(q0, u0, w0);
-      return {std::make_unique<DiskSimulation<ReducedDiskVci<Model>, O>>(std::move(engine), h, 0.0,
-                                                                         std::move(cols)),
+      const auto start = engine.initialState(q0, u0, w0);
+      return {std::make_unique<DiskSimulation<ReducedDiskVci<Model>, O>>(std::move(engine), start,
+                                                                         0.0, std::move(cols)),
               {}};
     }
     if (name == "dla-002") {
       Dla002<Model> engine(model, h, opt);
-      engine.reset(model.previousNode(q0, u0, w0, h), q0, h);  // two points on the constraint
-      return {std::make_unique<DiskSimulation<Dla002<Model>, O>>(std::move(engine), h, 0.0,
+      // Two points on the constraint.
+      const auto start = engine.initialState(model.previousNode(q0, u0, w0, h), q0, h);
+      return {std::make_unique<DiskSimulation<Dla002<Model>, O>>(std::move(engine), start, 0.0,
                                                                  std::move(cols)),
               {}};
     }
     LdapVci<Model> engine(model, h, opt);
-    engine.reset(q0, model.initialMomentum(q0, u0, w0, h),
-                 model.chordVelocity(q0[3] - h * w0, u0, w0, h), h);
-    return {std::make_unique<DiskSimulation<LdapVci<Model>, O>>(std::move(engine), h, 0.0,
+    const auto start = engine.initialState(q0, model.initialMomentum(q0, u0, w0, h),
+                                           model.chordVelocity(q0[3] - h * w0, u0, w0, h), h);
+    return {std::make_unique<DiskSimulation<LdapVci<Model>, O>>(std::move(engine), start, 0.0,
                                                                 std::move(cols)),
             {}};
   }

@@ -210,38 +210,65 @@ class ReducedDiskVci {
   using RVec = typename Model::RVec;
   using ConVec = typename Model::ConVec;
   using GapVec = Eigen::Vector2d;
+  using Point = impact::PhasePoint<Vec>;
+  using Impact = impact::Impact<Point, LdapImpactDetail>;
+  using Report = impact::StepReport<Impact>;
+
+  /// The state of one run: configuration, reduced velocity z = (u, w), the length of the last
+  /// (sub-)segment and the continuous momentum M X(q) z at the node.
+  struct State {
+    Vec q = Vec::Zero();
+    RVec z = RVec::Zero();
+    double lastTau = 0.0;
+    Vec p = Vec::Zero();
+  };
 
   ReducedDiskVci(const Model& model, double h, const LdapOptions& options = {})
       : model_(model), h_(h), options_(options) {
-    options_.maxImpactsPerStep = std::clamp(options_.maxImpactsPerStep, 1, kMaxImpactsPerStep);
+    options_.maxImpactsPerStep =
+        std::clamp(options_.maxImpactsPerStep, 1, impact::kMaxImpactsPerStep);
     options_.subsamples = std::max(options_.subsamples, 1);
   }
 
-  void reset(const Vec& q, double u, double w) {
-    q_ = q;
-    z_ = RVec(u, w);
-    lastTau_ = 0.0;
-    p_ = model_.momentum(q_, u, w);
+  State initialState(const Vec& q, double u, double w) const {
+    State s;
+    s.q = q;
+    s.z = RVec(u, w);
+    s.lastTau = 0.0;
+    s.p = model_.momentum(q, u, w);
+    return s;
   }
   const Model& model() const { return model_; }
   double timeStep() const { return h_; }
-  const Vec& q() const { return q_; }
+
+  // ---- what a state shows (trace columns) ------------------------------------------------
+  const Vec& q(const State& s) const { return s.q; }
   /// Continuous momentum M X(q) z at the node.
-  const Vec& p() const { return p_; }
-  const RVec& reducedVelocity() const { return z_; }
+  const Vec& p(const State& s) const { return s.p; }
+  const RVec& reducedVelocity(const State& s) const { return s.z; }
   /// 1/2 (A u^2 + B w^2), J.
-  double energy() const { return 0.5 * (model_.A() * z_[0] * z_[0] + model_.B() * z_[1] * z_[1]); }
-  double lastSegmentTau() const { return lastTau_; }
+  double energy(const State& s) const {
+    return 0.5 * (model_.A() * s.z[0] * s.z[0] + model_.B() * s.z[1] * s.z[1]);
+  }
+  double lastSegmentTau(const State& s) const { return s.lastTau; }
   /// Chord velocity of the last (sub-)segment.
-  Vec segmentVelocity() const { return model_.chordVelocity(q_[3] - lastTau_ * z_[1], z_[0], z_[1], lastTau_); }
-  double lastSegmentEnergy() const { return energy(); }
+  Vec segmentVelocity(const State& s) const {
+    return model_.chordVelocity(s.q[3] - s.lastTau * s.z[1], s.z[0], s.z[1], s.lastTau);
+  }
+  double lastSegmentEnergy(const State& s) const { return energy(s); }
   /// Midpoint discrete constraint W(psi) w of the last segment (zero by construction).
-  ConVec lastSegmentConstraint() const {
-    const Vec w = segmentVelocity();
-    const Vec psi = q_ - (0.5 * lastTau_) * w;
+  ConVec lastSegmentConstraint(const State& s) const {
+    const Vec w = segmentVelocity(s);
+    const Vec psi = s.q - (0.5 * s.lastTau) * w;
     return model_.constraintMatrix(psi) * w;
   }
-  const LdapStepReport<Vec>& lastStep() const { return report_; }
+
+  // ---- what StepperSimulation needs ------------------------------------------------------
+  double impactEnergy(const Point& x) const { return nodeEnergy(model_, x.q, x.p); }
+  Eigen::Vector3d contactPoint(const Impact& i) const {
+    return model_.contactPoint(i.gap, i.before.q);
+  }
+  const char* gapName(int j) const { return Model::gapName(j); }
 
   /// Reconstructed configuration after time tau from q with reduced velocity z.
   Vec advanceConfiguration(const Vec& q, const RVec& z, double tau) const {
@@ -255,12 +282,10 @@ class ReducedDiskVci {
     return reducedReflection(G, nu, zMinus, zPlus);
   }
 
-  RunStatus step() {
-    report_.impactCount = 0;
-    report_.status = RunStatus::Ok;
-    report_.failure = LdapFailure{};
-    Vec q = q_;
-    RVec z = z_;
+  RunStatus step(State& state, Report& report) const {
+    report.clear();
+    Vec q = state.q;
+    RVec z = state.z;
     double elapsed = 0.0;  // fraction of h done
     int justHit = -1;
     for (;;) {
@@ -269,51 +294,56 @@ class ReducedDiskVci {
       int j = -1;
       bool immediate = false;
       if (!findCrossing(q, z, tau, justHit, s, j, immediate)) {
-        return fail(RunStatus::SolverFailed, "the impact time (root of the gap along the "
-                    "reconstructed path) did not converge", j, elapsed, 0.0);
+        return failStep(report, RunStatus::SolverFailed, "the impact time (root of the gap along "
+                        "the reconstructed path) did not converge", j, elapsed);
       }
       if (j < 0) {
         const Vec qEnd = advanceConfiguration(q, z, tau);
-        if (!qEnd.allFinite()) return fail(RunStatus::NonFinite, "the state became non-finite", -1, 1.0, 0.0);
-        q_ = qEnd;
-        z_ = z;
-        p_ = model_.momentum(q_, z[0], z[1]);
-        lastTau_ = tau;
+        if (!qEnd.allFinite()) {
+          return failStep(report, RunStatus::NonFinite, "the state became non-finite", -1, 1.0);
+        }
+        state.q = qEnd;
+        state.z = z;
+        state.p = model_.momentum(qEnd, z[0], z[1]);
+        state.lastTau = tau;
         return RunStatus::Ok;
       }
-      if (report_.impactCount >= options_.maxImpactsPerStep) {
-        return fail(RunStatus::Zeno, kZenoText, j, elapsed, report_.impactCount);
+      if (report.impactCount >= options_.maxImpactsPerStep) {
+        return failStep(report, RunStatus::Zeno, kZenoText, j, elapsed, "cap",
+                        report.impactCount);
       }
       const Vec qi = immediate ? q : advanceConfiguration(q, z, s * tau);
       const typename Model::XMat X = model_.distributionBasis(qi);
       const RVec nu = X.transpose() * model_.gapGradient(j, qi);
       if (!(nu.norm() > 1e-12 * X.norm() * model_.gapGradient(j, qi).norm())) {
-        return fail(RunStatus::SolverFailed, "nu = X^T n = 0: the velocity constraints are "
-                    "tangent to the boundary, no admissible impulse (P13)", j, elapsed, nu.norm());
+        return failStep(report, RunStatus::SolverFailed, "nu = X^T n = 0: the velocity "
+                        "constraints are tangent to the boundary, no admissible impulse", j,
+                        elapsed, "|nu|", nu.norm());
       }
       if (!(nu.dot(z) < 0.0)) {
-        return fail(RunStatus::SolverFailed, "grazing impact: the reduced velocity does not "
-                    "approach the boundary (normal rate nu^T z)", j, elapsed + s * (1.0 - elapsed),
-                    nu.dot(z));
+        return failStep(report, RunStatus::SolverFailed, "grazing impact: the reduced velocity "
+                        "does not approach the boundary", j, elapsed + s * (1.0 - elapsed),
+                        "normal rate nu^T z", nu.dot(z));
       }
       RVec zPlus;
       if (!reflect(j, qi, z, zPlus)) {
-        return fail(RunStatus::SolverFailed, "nu = X^T n = 0: the velocity constraints are "
-                    "tangent to the boundary, no admissible impulse (P13)", j, elapsed, nu.norm());
+        return failStep(report, RunStatus::SolverFailed, "nu = X^T n = 0: the velocity "
+                        "constraints are tangent to the boundary, no admissible impulse", j,
+                        elapsed, "|nu|", nu.norm());
       }
       elapsed += s * (1.0 - elapsed);
-      LdapImpact<Vec>& r = report_.impacts[report_.impactCount++];
+      Impact& r = report.add();
       r.s = elapsed;
       r.gap = j;
-      r.q = qi;
-      r.pMinus = model_.momentum(qi, z[0], z[1]);
-      r.pPlus = model_.momentum(qi, zPlus[0], zPlus[1]);
+      r.before = Point{qi, model_.momentum(qi, z[0], z[1])};
+      r.after = Point{qi, model_.momentum(qi, zPlus[0], zPlus[1])};
       const RVec G(model_.A(), model_.B());
       // Impulse on n_j: G (z+ - z-) = mu nu (C2).
-      r.mu = (G.cwiseProduct(zPlus - z)).dot(nu) / nu.squaredNorm();
-      r.eMinus = 0.5 * z.dot(G.cwiseProduct(z));
-      r.energyResidual = 0.5 * zPlus.dot(G.cwiseProduct(zPlus)) - r.eMinus;
-      r.reflectionFallback = false;
+      r.impulse = (G.cwiseProduct(zPlus - z)).dot(nu) / nu.squaredNorm();
+      r.detail.eMinus = 0.5 * z.dot(G.cwiseProduct(z));
+      r.energyResidual = 0.5 * zPlus.dot(G.cwiseProduct(zPlus)) - r.detail.eMinus;
+      r.reflected = false;
+      r.jointFallback = false;
       q = qi;
       z = zPlus;
       justHit = j;
@@ -321,12 +351,6 @@ class ReducedDiskVci {
   }
 
  private:
-  RunStatus fail(RunStatus status, const char* what, int gap, double s, double value) {
-    report_.status = status;
-    report_.failure = LdapFailure{what, gap, s, value};
-    return status;
-  }
-
   /// Earliest crossing of a gap along the reconstructed sub-step of length tau from (q, z):
   /// j = -1 if none; `immediate` if a gap touching at q is crossed at once (corner, §2.8).
   bool findCrossing(const Vec& q, const RVec& z, double tau, int justHit, double& sOut, int& jOut,
@@ -394,10 +418,6 @@ class ReducedDiskVci {
   Model model_;
   double h_;
   LdapOptions options_;
-  Vec q_ = Vec::Zero(), p_ = Vec::Zero();
-  RVec z_ = RVec::Zero();
-  double lastTau_ = 0.0;
-  LdapStepReport<Vec> report_;
 };
 
 /// Registry entries "disk-wall" (P001 §6) and "disk-table" (P002 §5); integrators "variational"
