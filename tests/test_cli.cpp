@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 
 #include <cmath>
 #include <filesystem>
@@ -262,6 +263,22 @@ class TestCli : public QObject {
     QVERIFY2(std::fabs(f[1].toDouble() - 0.4517539515) < 1e-9, qPrintable(rows[1]));
     QVERIFY2(std::fabs(f[2].toDouble() - 0.1754) < 1e-4, qPrintable(rows[1]));
     QCOMPARE(f[0].toInt(), 46);  // the impact lies in the step from t = 0.45 to 0.46 s
+  }
+
+  void summaryJsonCountsAreIntegers() {
+    // 1e5 steps and about 1100 impacts: the counts are written as integers ("steps": 100000),
+    // not as doubles in shortest form ("steps": 1e+05).
+    if (!findSystem("particle-floor")) QSKIP("particle-floor not registered yet");
+    const QString summary = file("counts.json");
+    const Result r = cli({"run", "particle-floor", "--steps", "100000", "--summary-json", summary});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile f(summary);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY2(text.contains(QStringLiteral("\n  \"steps\": 100000,\n")), qPrintable(text));
+    const QRegularExpression integer(QStringLiteral("\n  \"(impacts|reflected_impacts)\": [0-9]+,\n"));
+    QCOMPARE(text.count(integer), 2);
+    QVERIFY(readJson(summary)["impacts"].toInt() > 1000);
   }
 
   void runScenarioFileEqualsTheSameRunFromOptions() {

@@ -1,5 +1,5 @@
 // core/io/json: the strict reader (valid, invalid and hostile documents, with line/column in the
-// messages) and the writer (escaping, shortest round-trip numbers).
+// messages) and the writer (escaping, shortest round-trip numbers, integers).
 
 #include "core/io/json.hpp"
 
@@ -73,6 +73,43 @@ class TestIoJson : public QObject {
     QCOMPARE(parseText("123456789012345678901234567890").value->asNumber(), 1.2345678901234568e29);
   }
 
+  void integerLiteralsKeepTheirExactValue() {
+    // 2^53 + 1 has no double; as an integer literal it is kept exactly, and written back so.
+    const json::ParseResult r = parseText("[9007199254740993, -9223372036854775808, 1, 0, 1.0, 1e2, -0, "
+                                          "9223372036854775808]");
+    QVERIFY2(r.ok(), r.error.c_str());
+    const json::Array& a = r.value->asArray();
+    QVERIFY(a[0].isInteger());
+    QCOMPARE(a[0].asInteger(), std::int64_t(9007199254740993));
+    QCOMPARE(a[0].asNumber(), 9007199254740992.0);  // the nearest double
+    QVERIFY(a[1].isInteger());
+    QCOMPARE(a[1].asInteger(), std::numeric_limits<std::int64_t>::min());
+    QVERIFY(a[2].isInteger() && a[3].isInteger());
+    QCOMPARE(a[2].asInteger(), std::int64_t(1));
+    // A fraction or an exponent makes a double, and so does -0 (its sign would be lost) and an
+    // integer beyond 64 bits. Every one of them is still a number.
+    for (std::size_t i = 4; i < a.size(); ++i) {
+      QVERIFY2(!a[i].isInteger(), std::to_string(i).c_str());
+      QVERIFY(a[i].isNumber());
+    }
+    QVERIFY(std::signbit(a[6].asNumber()));
+    QCOMPARE(a[7].asNumber(), 9223372036854775808.0);
+    QCOMPARE(QString::fromStdString(json::write(*r.value, -1)),
+             QStringLiteral("[9007199254740993,-9223372036854775808,1,0,1,100,-0,9223372036854775808]"));
+    // Counts built in code are written as integers, however large; doubles keep the shortest
+    // round-trip form.
+    json::Value o = json::Value::object();
+    o.add("steps", json::Value::integer(100000));
+    o.add("rows", json::Value::integer(std::int64_t(1) << 62));
+    o.add("same_as_double", json::Value::number(100000.0));
+    QVERIFY(o.find("steps")->isNumber() && o.find("steps")->isInteger());
+    QCOMPARE(o.find("steps")->asNumber(), 100000.0);
+    QVERIFY(!o.find("same_as_double")->isInteger());
+    QCOMPARE(QString::fromStdString(json::write(o, 2)),
+             QStringLiteral("{\n  \"steps\": 100000,\n  \"rows\": 4611686018427387904,\n"
+                            "  \"same_as_double\": 1e+05\n}\n"));
+  }
+
   void rejectsInvalidSyntax() {
     expectRejected("", "unexpected end of input");
     expectRejected("   ", "unexpected end of input");
@@ -134,6 +171,54 @@ class TestIoJson : public QObject {
     expectRejected("\xC3\xA9", "expected a value");  // non-ASCII outside strings
   }
 
+  void errorsNameLineColumnAndPath() {
+    // The full message of an error anywhere in a document: line, column (in bytes, after a
+    // byte-order mark on the first line), what is wrong and the member or element it is in.
+    struct Case {
+      std::string text;
+      const char* error;
+    };
+    const Case cases[] = {
+        {"{\n  \"a\": {\n    \"b\": [1, 2, {\"c\": tru}]\n  }\n}",
+         "line 3, column 23: invalid token 'tru' (at \"a.b[2].c\")"},
+        {"[1, 2,\n\n   ]", "line 3, column 4: trailing comma in array"},
+        {"{\"a\": 1,\n \"b\" 2}", "line 2, column 6: expected ':' after key \"b\""},
+        {"{\"a\": 1,\n \"b\": 2,}", "line 2, column 9: trailing comma in object"},
+        {"[1, 2 3]", "line 1, column 7: unexpected '3' in array, expected ',' or ']'"},
+        {"{\"a\": [1]\n  \"b\": 2}", "line 2, column 3: unexpected '\"' in object, expected ',' or '}'"},
+        {"[\"ok\", \"bad \\q\"]", "line 1, column 13: invalid escape '\\q' (at \"[1]\")"},
+        {"\xEF\xBB\xBF{\"k\": -01}", "line 1, column 7: invalid number: leading zeros are not allowed (at \"k\")"},
+        {"[1e-400]", "line 1, column 2: number 1e-400 is out of the range of a double (at \"[0]\")"},
+        {"{\"x\": [0, \"\xE2\x82\"]}", "line 1, column 12: invalid UTF-8 byte 0xE2 in string (at \"x[1]\")"},
+        {"[\"\\u12\"]", "line 1, column 7: invalid hex digit '\"' in \\u escape (at \"[0]\")"},
+        {"[\"\\u12", "line 1, column 5: truncated \\u escape (at \"[0]\")"},
+        {"{\"a\": {\"a\": 1, \"a\": 2}}", "line 1, column 16: duplicate key \"a\" (at \"a\")"},
+        {"{\"s\": [\"x\", \"\\uD834\\u0041\"]}",
+         "line 1, column 14: high surrogate in \\u escape without a low surrogate (at \"s[1]\")"},
+        {"[\"\\uDD1E\"]", "line 1, column 3: lone low surrogate in \\u escape (at \"[0]\")"},
+        {"[truex]", "line 1, column 2: invalid token 'truex' (at \"[0]\")"},
+        {"{\"n\": -Infinity}", "line 1, column 7: '-Infinity' is not valid JSON: numbers must be finite (at \"n\")"},
+        {"{\"n\":\n\t 1.}", "line 2, column 5: invalid number: expected a digit after '.' (at \"n\")"},
+        {"[1,\r\n  {\"k\": \"a\tb\"}]", "line 2, column 11: control character 0x09 in string (use an escape) (at \"[1].k\")"},
+        {"{\"k\": 1", "line 1, column 8: unexpected end of input in object, expected ',' or '}'"},
+        {"{\"k\": 1,", "line 1, column 9: unexpected end of input in object, expected a key"},
+        {"\"abc", "line 1, column 1: unterminated string"},
+        // A NUL byte does not end the text early: it is a byte like any other.
+        {std::string("1\0", 2), "line 1, column 2: unexpected 0x00 after the JSON value"},
+        {std::string("[1,\0]", 5), "line 1, column 4: unexpected 0x00, expected a value (at \"[1]\")"},
+        {std::string("{\"a\0\": 1}", 10), "line 1, column 4: control character 0x00 in string (use an escape)"},
+    };
+    for (const Case& c : cases) {
+      const json::ParseResult r = parseText(c.text);
+      QVERIFY2(!r.ok(), c.error);
+      QCOMPARE(QString::fromStdString(r.error), QString::fromUtf8(c.error));
+    }
+    const json::ParseResult deep = parseText("[0,\n [1,\n  {\"x\": [2, 3, 1e999]}]]");
+    QCOMPARE(deep.line, 3);
+    QCOMPARE(deep.column, 16);
+    QCOMPARE(deep.path, std::string("[1][1].x[2]"));
+  }
+
   void rejectsDuplicateKeysWithPosition() {
     const json::ParseResult r = parseText("{\n  \"m\": 1,\n  \"m\": 2\n}");
     QVERIFY(!r.ok());
@@ -151,6 +236,9 @@ class TestIoJson : public QObject {
     QVERIFY(!deep.ok());
     QVERIFY2(deep.error.find("nesting deeper than 64 levels") != std::string::npos, deep.error.c_str());
     QCOMPARE(deep.column, json::kMaxDepth + 1);
+    std::string sixtyFour;
+    for (int i = 0; i < json::kMaxDepth; ++i) sixtyFour += "[0]";
+    QCOMPARE(deep.path, sixtyFour);
     const json::ParseResult objects = parseText(std::string(100000, '{'));
     QVERIFY(!objects.ok());
     std::string mixed;
@@ -161,6 +249,13 @@ class TestIoJson : public QObject {
     QVERIFY2(parseText(atLimit).ok(), parseText(atLimit).error.c_str());
     const std::string overLimit = "[" + atLimit + "]";
     QVERIFY(!parseText(overLimit).ok());
+    std::string objects64;
+    for (int i = 0; i < json::kMaxDepth - 1; ++i) objects64 += "{\"a\":";
+    QVERIFY2(parseText(objects64 + "{}" + std::string(json::kMaxDepth - 1, '}')).ok(), "64 objects");
+    const json::ParseResult objects65 = parseText(objects64 + "{\"b\": {}}" + std::string(json::kMaxDepth - 1, '}'));
+    QVERIFY(!objects65.ok());
+    QVERIFY2(objects65.error.find("nesting deeper than 64 levels") != std::string::npos, objects65.error.c_str());
+    QCOMPARE(objects65.path.size(), std::size_t(2 * json::kMaxDepth - 1));  // "a.a. ... .a.b"
   }
 
   void truncatedDocumentsFail() {

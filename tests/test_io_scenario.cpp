@@ -192,6 +192,9 @@ class TestIoScenario : public QObject {
     expectRejected(head + "\"parameters\": {\"" + p + "\": 1, \"" + p + "\": 2}}", "duplicate key \"" + p + "\"");
     expectRejected(head + "\"initial\": {\"zz_unknown\": 1}}", "unknown key \"initial.zz_unknown\"");
     expectRejected(head + "\"initial\": {\"" + q + "\": -1e16}}", "\"initial." + q + "\" = -1e+16 is too large");
+    // An integer literal is a number like any other: the same bound applies.
+    expectRejected(head + "\"initial\": {\"" + q + "\": 2000000000000000}}",
+                   "\"initial." + q + "\" = 2e+15 is too large: |value| must be <= 1e+15");
     expectRejected(head + "\"initial\": {\"" + q + "\": true}}", "\"initial." + q + "\" must be a number, not a boolean");
     if (const ParameterSpec* b = boundedBelow(info.parameters)) {
       const double below = b->min - 1.0;

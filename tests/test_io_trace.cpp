@@ -403,6 +403,28 @@ class TestIoTrace : public QObject {
     QVERIFY(io::summaryLine(s).find("fake-system fake h=0.01: 100 steps") == 0);
   }
 
+  void summaryJsonWritesCountsAsIntegers() {
+    // Counts are integers in the JSON, not doubles in shortest form ("steps": 1e+05).
+    FakeSimulation sim;
+    io::RunOptions o;
+    o.steps = 100000;
+    const io::RunSummary s = io::runSimulation(sim, fakeScenario(), o);
+    QCOMPARE(s.steps, std::int64_t(100000));
+    QCOMPARE(s.impacts, std::int64_t(10000));
+    const std::string text = json::write(io::summaryToJson(s), 2);
+    QVERIFY2(text.find("\n  \"steps\": 100000,\n") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("\n  \"impacts\": 10000,\n") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("\n  \"reflected_impacts\": 0,\n") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("\n  \"t_end\": 1000,\n") != std::string::npos, text.c_str());  // a double
+    const json::ParseResult doc = json::parse(text);
+    QVERIFY2(doc.ok(), doc.error.c_str());
+    for (const char* key : {"steps", "impacts", "reflected_impacts"}) {
+      QVERIFY2(doc.value->find(key)->isInteger(), key);
+    }
+    QCOMPARE(doc.value->find("steps")->asInteger(), std::int64_t(100000));
+    QVERIFY(!doc.value->find("h")->isInteger());
+  }
+
   void sameScenarioGivesByteIdenticalFiles() {
     const auto runFake = [&](const char* name) {
       FakeSimulation sim;

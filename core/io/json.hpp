@@ -1,7 +1,6 @@
 #pragma once
-// A small, strict JSON (RFC 8259) reader and writer for scenario files, `describe --json` and run
-// summaries. No third-party library: the subset we need is small, and strictness matters more
-// than speed here (a scenario that parses must mean exactly one thing).
+// Strict JSON (RFC 8259) for scenario files, `describe --json` and run summaries, read through
+// nlohmann::json's SAX parser into a plain tree that remembers where each value starts.
 //
 // Reader rules (everything else is an error with line and column):
 //  * one value per document, optional UTF-8 byte-order mark, whitespace = space, tab, CR, LF;
@@ -10,12 +9,14 @@
 //    rejected);
 //  * numbers: the RFC grammar (no leading zeros, no '+', no '.5' or '5.', no NaN/Infinity
 //    tokens), converted with std::from_chars; values that overflow to +-inf or underflow to 0
-//    are rejected;
+//    are rejected. An integer literal that fits in 64 bits also keeps its exact value;
 //  * objects: duplicate keys rejected; member order is kept;
 //  * nesting depth limited (kMaxDepth), so hostile input such as 100000 '[' fails cleanly.
+// nlohmann checks the grammar, escapes and UTF-8; json_reader.cpp adds positions, duplicate
+// keys, the depth limit, exact doubles and the messages.
 //
-// Writer: numbers in shortest round-trip form (formatNumber), strings escaped so that the output
-// is pure ASCII-safe JSON (control characters as \u00XX, valid UTF-8 passed through).
+// Writer: integers as integers, other numbers in shortest round-trip form (formatNumber),
+// strings escaped by nlohmann (control characters as \u00xx, valid UTF-8 passed through).
 
 #include <cstddef>
 #include <cstdint>
@@ -50,6 +51,8 @@ class Value {
   static Value null() { return Value(); }
   static Value boolean(bool b);
   static Value number(double x);
+  /// A number written as an integer (counts: steps, impacts, rows).
+  static Value integer(std::int64_t n);
   static Value string(std::string s);
   static Value array(Array items = {});
   static Value object(Object members = {});
@@ -58,12 +61,18 @@ class Value {
   bool isNull() const { return type_ == Type::Null; }
   bool isBool() const { return type_ == Type::Bool; }
   bool isNumber() const { return type_ == Type::Number; }
+  /// A number built by integer(), or parsed from an integer literal within 64 bits ("-0" is
+  /// not one: it keeps its sign as a double).
+  bool isInteger() const { return type_ == Type::Number && isInteger_; }
   bool isString() const { return type_ == Type::String; }
   bool isArray() const { return type_ == Type::Array; }
   bool isObject() const { return type_ == Type::Object; }
 
   bool asBool() const { return bool_; }
+  /// Every number, integers included (the nearest double).
   double asNumber() const { return number_; }
+  /// The exact value of an integer (isInteger()); 0 otherwise.
+  std::int64_t asInteger() const { return integer_; }
   const std::string& asString() const { return string_; }
   const Array& asArray() const { return array_; }
   const Object& asObject() const { return object_; }
@@ -86,6 +95,8 @@ class Value {
   Type type_ = Type::Null;
   bool bool_ = false;
   double number_ = 0.0;
+  std::int64_t integer_ = 0;
+  bool isInteger_ = false;
   std::string string_;
   Array array_;
   Object object_;
@@ -115,13 +126,14 @@ std::string readTextFile(const std::filesystem::path& path, std::string& out,
 /// readTextFile() then parse(); errors start with the path: "FILE: line L, column C: what".
 ParseResult parseFile(const std::filesystem::path& path, std::size_t maxBytes = kMaxFileBytes);
 
-/// `s` as a JSON string literal, with quotes. Invalid UTF-8 bytes are replaced by U+FFFD so the
-/// output is always valid JSON.
+/// `s` as a JSON string literal, with quotes. Invalid UTF-8 is replaced by U+FFFD so the output
+/// is always valid JSON.
 std::string quote(std::string_view s);
 
 /// Serialises `value`. indent < 0: compact, one line; otherwise pretty-printed with `indent`
-/// spaces per level and a trailing newline. Non-finite numbers (which JSON cannot represent) are
-/// written as null.
+/// spaces per level and a trailing newline; arrays of scalars stay on one line. Integers are
+/// written as integers ("steps": 100000), other numbers in shortest round-trip form (1e+08),
+/// non-finite ones (which JSON cannot represent) as null.
 std::string write(const Value& value, int indent = 2);
 
 }  // namespace ricochet::json

@@ -246,7 +246,7 @@ ScenarioResult loadScenario(const std::filesystem::path& path) {
 json::Value scenarioToJson(const Scenario& scenario) {
   json::Value doc = json::Value::object();
   doc.add("format", json::Value::string(kScenarioFormat));
-  doc.add("version", json::Value::number(kScenarioVersion));
+  doc.add("version", json::Value::integer(kScenarioVersion));
   doc.add("system", json::Value::string(scenario.system));
   const SystemDescription* system = findSystem(scenario.system);
   const auto values = [](const std::vector<ParameterSpec>* specs, const std::vector<double>& v) {

@@ -331,10 +331,10 @@ json::Value summaryToJson(const RunSummary& s) {
   o.add("system", json::Value::string(s.system));
   o.add("integrator", json::Value::string(s.integrator));
   o.add("h", json::Value::number(s.h));
-  o.add("steps", json::Value::number(static_cast<double>(s.steps)));
+  o.add("steps", json::Value::integer(s.steps));
   o.add("t_end", json::Value::number(s.tEnd));
-  o.add("impacts", json::Value::number(static_cast<double>(s.impacts)));
-  o.add("reflected_impacts", json::Value::number(static_cast<double>(s.reflectedImpacts)));
+  o.add("impacts", json::Value::integer(s.impacts));
+  o.add("reflected_impacts", json::Value::integer(s.reflectedImpacts));
   o.add("energy_initial", json::Value::number(s.energyInitial));
   o.add("energy_final", json::Value::number(s.energyFinal));
   o.add("max_abs_energy_rel_error", json::Value::number(s.maxAbsEnergyRelError));
