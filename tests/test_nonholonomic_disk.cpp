@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -563,6 +564,40 @@ class TestNonholonomicDisk : public QObject {
 
   // P13: nu = X^T n = 0 (the constraints cannot push across the boundary) is a failure with a
   // clear message, not a division by zero.
+  void reducedPathCurvatureBoundsHold() {
+    // The bounds of G'' that let the shared detector skip sub-sampling (and find dips between
+    // samples) must hold: second differences along random reconstructed sub-steps never exceed
+    // them, for both obstacles and both gaps, over turns up to 1.5 rad per step.
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    auto check = [&](const auto& model, const char* what) {
+      using Engine = ReducedDiskVci<std::remove_cvref_t<decltype(model)>>;
+      const Engine engine(model, 0.01);
+      double worst = 0.0;  // max over samples of G''/bound
+      for (int trial = 0; trial < 2000; ++trial) {
+        const Eigen::Vector4d q0(3.0 * U(rng), 3.0 * U(rng), 10.0 * U(rng), 10.0 * U(rng));
+        const Eigen::Vector2d z(20.0 * U(rng), 30.0 * U(rng));
+        const double tau = 0.05 * (1.0 + U(rng));
+        const typename Engine::Path path{&engine, q0, z, tau};
+        const Eigen::Vector2d k = path.curvatureBounds();
+        const double ds = 1e-3;
+        for (int j = 0; j < 2; ++j) {
+          for (double s = ds; s < 1.0; s += 0.01) {
+            const double g2 = (path.gap(j, s + ds) - 2.0 * path.gap(j, s) + path.gap(j, s - ds)) /
+                              (ds * ds);
+            QVERIFY2(g2 <= k[j] * (1.0 + 1e-6) + 1e-6,
+                     qPrintable(QString("%1 gap %2: G'' = %3 > bound %4").arg(what).arg(j).arg(g2).arg(k[j])));
+            if (k[j] > 0.0) worst = std::max(worst, g2 / k[j]);
+          }
+        }
+      }
+      std::printf("%s: largest G''/bound %.3f\n", what, worst);
+      QVERIFY(worst > 0.05);  // the bound is not vacuous
+    };
+    check(wallModel(), "wall");
+    check(tableModel(), "table");
+  }
+
   void p13DegenerateNormalIsReported() {
     const DiskTableModel tm = tableModel();
     LdapVci<DiskTableModel> e(tm, 0.01);

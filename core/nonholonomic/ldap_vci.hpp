@@ -28,6 +28,7 @@
 // run's node and fills its report. Allocation-free; failures are returned as a RunStatus plus an
 // impact::StepFailure with static text.
 
+#include "core/impact/crossing.hpp"
 #include "core/impact/step_report.hpp"
 #include "core/model/system.hpp"
 #include "core/nonholonomic/ldap_model.hpp"
@@ -160,12 +161,56 @@ class LdapVci {
     Regular post;
     bool ok = false;
   };
-  struct Crossing {
-    bool found = false, failed = false, immediate = false;
-    int gap = -1;
-    double s = 1.0;             ///< root, fraction of the tested segment
-    double sLo = 0.0, sHi = 1.0;  ///< bracket (fractions) in which it was found
-    Regular at;                 ///< Reg(s tau) at the root
+  /// The first crossing of a segment (impact::Crossing) and the regular solution at it.
+  struct Crossing : impact::Crossing {
+    Regular at;  ///< Reg(s tau) at the root
+  };
+
+  /// The discrete path s -> q0 + s tau w(s) of a segment, w(s) from Reg(s tau; q0, pEff), as the
+  /// shared crossing detector sees it (impact::CrossingPath). Each evaluation solves Reg from the
+  /// previous solution (`work`); where Reg does not converge the gaps are NaN (a failed
+  /// detection). The LDAP models give no curvature bound, so the detector sub-samples the path.
+  struct Path {
+    static constexpr int kGaps = Model::kGaps;
+    using GapVec = Eigen::Matrix<double, kGaps, 1>;
+    const LdapVci* vci;
+    Vec q0, pEff;
+    double tau;
+    mutable Regular work;
+
+    /// q(s), or false where Reg(s tau) does not converge.
+    bool position(double s, Vec& q) const {
+      if (s == 0.0) {
+        q = q0;
+        return true;
+      }
+      if (!vci->regular(s * tau, q0, pEff, work)) return false;
+      q = q0 + (s * tau) * work.w;
+      return true;
+    }
+    void gaps(double s, GapVec& out) const {
+      Vec q;
+      if (!position(s, q)) {
+        out.setConstant(std::numeric_limits<double>::quiet_NaN());
+        return;
+      }
+      for (int j = 0; j < kGaps; ++j) out[j] = vci->model_.gap(j, q);
+    }
+    double gap(int j, double s) const {
+      Vec q;
+      return position(s, q) ? vci->model_.gap(j, q) : std::numeric_limits<double>::quiet_NaN();
+    }
+    /// dG_j/ds = n_j . tau (w + s tau dw/dtau') at tau' = s tau.
+    double gapRate(int j, double s) const {
+      if (!vci->regular(s * tau, q0, pEff, work)) return std::numeric_limits<double>::quiet_NaN();
+      const double t = s * tau;
+      const Vec dwdt = vci->sensitivity(t, q0, work, vci->regularResidualTau(t, q0, work.w));
+      return vci->model_.gapGradient(j, q0 + t * work.w).dot(tau * (work.w + t * dwdt));
+    }
+    double gapRoundoff(int j, double s) const {
+      Vec q;
+      return position(s, q) ? impact::gapRoundoff(vci->model_, j, q) : 0.0;
+    }
   };
 
   /// The state of one run: the node (q_k, p_k) and the last segment that ends at it (its length,
@@ -621,107 +666,21 @@ class LdapVci {
   }
 
   /// First crossing of any gap along the discrete path s -> q0 + s tau w(s), w(s) from
-  /// Reg(s tau; q0, pEff), s in (0, 1] (spec §2.5a with K samples). `end` is Reg(tau) (s = 1),
-  /// `g0` the gaps at q0. `justHit` (or -1) is the gap of an impact at q0: it is zero there, so it
-  /// only counts as crossed when it turns negative after having been positive.
-  Crossing findCrossing(const Vec& q0, const Vec& pEff, double tau, const Regular& end,
-                        const GapVec& g0, int justHit) const {
+  /// Reg(s tau; q0, pEff), s in [0, 1], by the shared detector (core/impact/crossing.hpp). `end`
+  /// is Reg(tau) (s = 1). On a crossing `at` is Reg at the root.
+  Crossing findCrossing(const Vec& q0, const Vec& pEff, double tau, const Regular& end) const {
+    using GapVec = typename Path::GapVec;
+    const Path path{this, q0, pEff, tau, end};
+    const GapVec g0 = gaps(q0), g1 = gaps(q0 + tau * end.w);
+    impact::DetectionOptions detection;
+    detection.subsamples = options_.subsamples;
+    detection.tolerance = options_.tolerance;
     Crossing out;
-    const int K = options_.subsamples;
-    GapVec gPrev = g0;
-    double sPrev = 0.0;
-    Regular cur = end;
-    for (int i = 1; i <= K; ++i) {
-      const double s = static_cast<double>(i) / K;
-      if (i == K) {
-        cur = end;
-      } else if (!regular(s * tau, q0, pEff, cur)) {
-        out.failed = true;
-        out.s = s;
-        return out;
-      }
-      const GapVec g = gaps(q0 + (s * tau) * cur.w);
-      if (!g.allFinite()) {
-        out.failed = true;
-        out.s = s;
-        return out;
-      }
-      if (!(g.minCoeff() < 0.0)) {
-        gPrev = g;
-        sPrev = s;
-        continue;
-      }
-      // Some gap turned negative in (sPrev, s]: resolve each and keep the earliest root.
-      Regular work = cur;
-      for (int j = 0; j < kGaps; ++j) {
-        if (!(g[j] < 0.0)) continue;
-        double lo = sPrev, glo = gPrev[j];
-        auto G = [&](double x) {
-          if (!regular(x * tau, q0, pEff, work)) return std::numeric_limits<double>::quiet_NaN();
-          return model_.gap(j, q0 + (x * tau) * work.w);
-        };
-        if (!(glo > 0.0)) {
-          // Touching at sPrev = 0 (impact point, or a corner). For the gap just hit, look for
-          // the admissible arc of the rebound by halving; otherwise it is an immediate contact.
-          bool foundPositive = false;
-          if (j == justHit) {
-            double t = s;
-            for (int h = 0; h < 50; ++h) {
-              t *= 0.5;
-              const double gt = G(t);
-              if (!std::isfinite(gt)) break;
-              if (gt > 0.0) {
-                lo = t;
-                glo = gt;
-                foundPositive = true;
-                break;
-              }
-            }
-          }
-          if (!foundPositive) {
-            if (!out.found || 0.0 < out.s || (0.0 == out.s && !out.immediate)) {
-              out.found = true;
-              out.immediate = true;
-              out.gap = j;
-              out.s = 0.0;
-              out.sLo = 0.0;
-              out.sHi = s;
-              out.at = Regular{};
-              out.at.w = cur.w;
-              out.at.ok = true;
-            }
-            continue;
-          }
-        }
-        const RootResult r = brentRoot(G, lo, s, glo, g[j], options_.tolerance,
-                                       options_.tolerance * model_.lengthScale);
-        if (!r.converged || !std::isfinite(r.x)) {
-          out.failed = true;
-          out.gap = j;
-          out.s = s;
-          return out;
-        }
-        // Brent's estimate has |g| <= tolerance * lengthScale (its other bracket end need not be
-        // close, so it is not used).
-        const double root = r.x;
-        if (!out.found || (!out.immediate && root < out.s)) {
-          out.found = true;
-          out.immediate = false;
-          out.gap = j;
-          out.s = root;
-          out.sLo = sPrev;
-          out.sHi = s;
-        }
-      }
-      if (out.found && !out.immediate) {
-        out.at = cur;
-        if (!regular(out.s * tau, q0, pEff, out.at)) {
-          out.failed = true;
-          return out;
-        }
-      }
-      return out;
-    }
+    static_cast<impact::Crossing&>(out) = impact::firstCrossing(
+        path, g0, g1, GapVec::Constant(std::numeric_limits<double>::infinity()), detection);
+    if (!out.found || out.failed) return out;
+    out.at = path.work;
+    if (!regular(out.s * tau, q0, pEff, out.at)) out.failed = true;
     return out;
   }
 
@@ -737,7 +696,7 @@ class LdapVci {
                       "the regular step (Reg, P000 (1)) did not converge", -1, 1.0, "iterations",
                       full.iterations);
     }
-    const Crossing x = findCrossing(state.q, state.p, h_, full, gaps(state.q), -1);
+    const Crossing x = findCrossing(state.q, state.p, h_, full);
     if (x.failed) {
       return failStep(report, RunStatus::SolverFailed, "the impact time (root of the gap along "
                       "Reg(s h)) did not converge", x.gap, x.s);
@@ -856,7 +815,7 @@ class LdapVci {
       const Vec pEff = pHat + imp.mu * nj;
       Crossing y;
       if (tau > 1e-12 * h_) {
-        y = findCrossing(qi, pEff, tau, imp.post, gaps(qi), j);
+        y = findCrossing(qi, pEff, tau, imp.post);
       }
       if (y.failed) {
         return failStep(report, RunStatus::SolverFailed, "the contact time of a further impact "

@@ -16,6 +16,7 @@
 // Discretisation: midpoint constraint (P002 §5): x1 - x0 = R cos((phi0+phi1)/2)(theta1 - theta0),
 // same for y with sin; L_d = (1/2 tau) dq^T M dq (all quadratures coincide without potential).
 
+#include "core/impact/crossing.hpp"
 #include "core/model/system.hpp"
 #include "core/nonholonomic/ldap_vci.hpp"
 
@@ -287,17 +288,17 @@ class ReducedDiskVci {
     Vec q = state.q;
     RVec z = state.z;
     double elapsed = 0.0;  // fraction of h done
-    int justHit = -1;
     for (;;) {
       const double tau = (1.0 - elapsed) * h_;
-      double s = 1.0;
-      int j = -1;
-      bool immediate = false;
-      if (!findCrossing(q, z, tau, justHit, s, j, immediate)) {
+      const impact::Crossing x = findCrossing(q, z, tau);
+      if (x.failed) {
         return failStep(report, RunStatus::SolverFailed, "the impact time (root of the gap along "
-                        "the reconstructed path) did not converge", j, elapsed);
+                        "the reconstructed path) did not converge", x.gap, elapsed);
       }
-      if (j < 0) {
+      const double s = x.s;
+      const int j = x.gap;
+      const bool immediate = x.immediate;
+      if (!x.found) {
         const Vec qEnd = advanceConfiguration(q, z, tau);
         if (!qEnd.allFinite()) {
           return failStep(report, RunStatus::NonFinite, "the state became non-finite", -1, 1.0);
@@ -346,74 +347,82 @@ class ReducedDiskVci {
       r.jointFallback = false;
       q = qi;
       z = zPlus;
-      justHit = j;
     }
   }
 
  private:
-  /// Earliest crossing of a gap along the reconstructed sub-step of length tau from (q, z):
-  /// j = -1 if none; `immediate` if a gap touching at q is crossed at once (corner, §2.8).
-  bool findCrossing(const Vec& q, const RVec& z, double tau, int justHit, double& sOut, int& jOut,
-                    bool& immediate) const {
-    jOut = -1;
-    immediate = false;
-    if (!(tau > 1e-12 * h_)) return true;
-    const int K = options_.subsamples;
-    GapVec gPrev(model_.gap(0, q), model_.gap(1, q));
-    double sPrev = 0.0;
-    for (int i = 1; i <= K; ++i) {
-      const double s = static_cast<double>(i) / K;
-      const Vec qs = advanceConfiguration(q, z, s * tau);
-      const GapVec g(model_.gap(0, qs), model_.gap(1, qs));
-      if (!g.allFinite()) return false;
-      if (!(g.minCoeff() < 0.0)) {
-        gPrev = g;
-        sPrev = s;
-        continue;
-      }
-      for (int j = 0; j < 2; ++j) {
-        if (!(g[j] < 0.0)) continue;
-        auto G = [&](double x) { return model_.gap(j, advanceConfiguration(q, z, x * tau)); };
-        double lo = sPrev, glo = gPrev[j];
-        if (!(glo > 0.0)) {
-          bool found = false;
-          if (j == justHit) {
-            double t = s;
-            for (int k = 0; k < 50 && !found; ++k) {
-              t *= 0.5;
-              const double gt = G(t);
-              if (gt > 0.0) {
-                lo = t;
-                glo = gt;
-                found = true;
-              }
-            }
-          }
-          if (!found) {
-            if (jOut < 0 || !immediate) {
-              jOut = j;
-              sOut = 0.0;
-              immediate = true;
-            }
-            continue;
-          }
-        }
-        const RootResult r = brentRoot(G, lo, s, glo, g[j], options_.tolerance,
-                                       options_.tolerance * model_.lengthScale);
-        if (!r.converged) {
-          jOut = j;
-          return false;
-        }
-        const double root = r.x;  // |g| <= tolerance * lengthScale there
-        if (jOut < 0 || (!immediate && root < sOut)) {
-          jOut = j;
-          sOut = root;
-        }
-      }
-      return true;
+ public:
+  /// The reconstructed sub-step s -> q(s) = q0 + s tau chord(phi0, u, w, s tau) of length tau
+  /// from (q0, z), as the shared crossing detector sees it (impact::CrossingPath).
+  struct Path {
+    static constexpr int kGaps = 2;
+    using GapVec = Eigen::Vector2d;
+    const ReducedDiskVci* vci;
+    Vec q0;
+    RVec z;
+    double tau;
+    Vec position(double s) const { return vci->advanceConfiguration(q0, z, s * tau); }
+    void gaps(double s, GapVec& out) const {
+      const Vec q = position(s);
+      out = GapVec(vci->model_.gap(0, q), vci->model_.gap(1, q));
     }
-    return true;
+    double gap(int j, double s) const { return vci->model_.gap(j, position(s)); }
+    /// dG_j/ds = n_j . dq/ds; with c = phi0 + s tau w/2: dx/ds = tau R u (cos c - (s tau w/2)
+    /// sin c), dy/ds = tau R u (sin c + (s tau w/2) cos c), dtheta/ds = tau u, dphi/ds = tau w.
+    double gapRate(int j, double s) const {
+      const double R = vci->model_.R, u = z[0], w = z[1];
+      const double half = 0.5 * s * tau * w, c = q0[3] + half;
+      const Vec dq(tau * R * u * (std::cos(c) - half * std::sin(c)),
+                   tau * R * u * (std::sin(c) + half * std::cos(c)), tau * u, tau * w);
+      return vci->model_.gapGradient(j, position(s)).dot(dq);
+    }
+    double gapRoundoff(int j, double s) const {
+      return impact::gapRoundoff(vci->model_, j, position(s));
+    }
+    /// Upper bounds of G_j'' on [0, 1]. With a = tau w/2 and c(s) = phi0 + a s, the centre moves
+    /// by s tau R u (cos c, sin c), so |(x'', y'')| <= tau R |u| (2|a| + a^2), and the heading
+    /// turns at tau w, so the footprint ends' offset R (cos phi, sin phi) has second derivative
+    /// R (tau w)^2. Wall: G = yw - y - sg R sin(phi). Table: G = a^2 - |P|^2 with P the footprint
+    /// end, G'' = -2 (|P'|^2 + P.P'') <= 2 |P| |P''|, |P| <= |P(0)| + max |P'|.
+    GapVec curvatureBounds() const {
+      const auto& model = vci->model_;
+      const double R = model.R, u = std::fabs(z[0]), turn = std::fabs(tau * z[1]);
+      const double a = 0.5 * turn;
+      const double centre2 = tau * R * u * (2.0 * a + a * a);  // |(x'', y'')|
+      const double offset2 = R * turn * turn;                   // |d^2/ds^2 R (cos, sin)(phi)|
+      if constexpr (Model::obstacle == DiskObstacle::Wall) {
+        return GapVec::Constant(centre2 + offset2);
+      } else {
+        GapVec k;
+        const double reach = tau * R * u * (1.0 + a) + R * turn;  // max |P'|
+        for (int j = 0; j < 2; ++j) {
+          const double sg = Model::side(j);
+          const double p0 = std::hypot(q0[0] + sg * R * std::cos(q0[3]),
+                                       q0[1] + sg * R * std::sin(q0[3]));
+          k[j] = 2.0 * (p0 + reach) * (centre2 + offset2);
+        }
+        return k;
+      }
+    }
+  };
+
+  /// Earliest crossing along the reconstructed sub-step of length tau from (q, z), by the shared
+  /// detector (core/impact/crossing.hpp); no crossing when the remainder is below 1e-12 h.
+  impact::Crossing findCrossing(const Vec& q, const RVec& z, double tau) const {
+    if (!(tau > 1e-12 * h_)) return {};
+    const Path path{this, q, z, tau};
+    GapVec g0, g1;
+    path.gaps(0.0, g0);
+    path.gaps(1.0, g1);
+    impact::DetectionOptions detection;
+    detection.subsamples = options_.subsamples;
+    detection.tolerance = options_.tolerance;
+    const GapVec kappa = path.curvatureBounds();
+    if (impact::clearOfContact(g0, g1, kappa)) return {};
+    return impact::firstCrossing(path, g0, g1, kappa, detection);
   }
+
+ private:
 
   Model model_;
   double h_;
