@@ -2,12 +2,12 @@
 // encoders behind one small interface: ffmpeg on a pipe (MP4, GIF), VTK's Ogg/Theora writer, and
 // PNG sequences.
 
-#include "render/animation_export.hpp"
+#include "render/video/animation_export.hpp"
 
 #include "core/io/atomic_file.hpp"
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
-#include "render/scene_view.hpp"
+#include "render/scene/offscreen_renderer.hpp"
 
 #include <vtkImageData.h>
 #include <vtkNew.h>

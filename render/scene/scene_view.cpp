@@ -1,9 +1,9 @@
 // SceneView: VTK actors for a SceneSpec. Geometry is built once per setScene(); per frame only
 // actor matrices (in place), the trail ring buffer (in place) and pooled impact marks change.
 
-#include "render/scene_view.hpp"
+#include "render/scene/scene_view.hpp"
 
-#include "render/scene_geometry.hpp"
+#include "render/scene/scene_geometry.hpp"
 
 #include <vtkActor.h>
 #include <vtkCallbackCommand.h>

@@ -3,7 +3,7 @@
 // Qt 6 widget", which mirrors VTK's own QVTKOpenGLNativeWidget / QVTKRenderWindowAdapter); the
 // Qt side is a QWindow with its own QOpenGLContext instead of a QOpenGLWidget (see the header).
 
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
 
 #include <QApplication>
 #include <QEvent>
