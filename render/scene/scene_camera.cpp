@@ -122,7 +122,8 @@ void SceneCamera::frame(const SceneSpec& scene, double L, const Eigen::Vector3d*
 // The tracked body keeps its place on screen sideways (exact, so no lag and no jitter), while
 // vertically the camera moves only when the body leaves a central band, so bounces do not shake
 // the floor.
-void SceneCamera::follow(const SceneSpec& scene, const Eigen::Vector3d& up, const Eigen::Vector3d& tracked) {
+void SceneCamera::follow(const SceneSpec& scene, const Eigen::Vector3d& up,
+                         const Eigen::Vector3d& tracked) {
   vtkCamera* cam = renderer_->GetActiveCamera();
   Eigen::Vector3d focal, eye;
   cam->GetFocalPoint(focal.data());

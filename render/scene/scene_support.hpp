@@ -30,7 +30,7 @@ bool validPose(const Pose& p);
 
 /// The rigid transform of `p` as a 4x4 matrix (world from body).
 Eigen::Matrix4d toMatrix(const Pose& p);
-/// A rigid frame at `origin` whose z axis is `z` (unit), x chosen as close to `preferX` as possible.
+/// A rigid frame at `origin` whose z axis is `z` (unit), x as close to `preferX` as possible.
 Eigen::Matrix4d frameWithZ(const Eigen::Vector3d& origin, const Eigen::Vector3d& z,
                            const Eigen::Vector3d& preferX);
 /// Copies `m` into `dst` in place (16 doubles) and marks it modified.

@@ -14,7 +14,8 @@
 
 namespace ricochet::render::detail {
 
-void Shadows::build(const SceneSpec& scene, const std::vector<Ground::Floor>& floors, PropList& props) {
+void Shadows::build(const SceneSpec& scene, const std::vector<Ground::Floor>& floors,
+                    PropList& props) {
   if (scene.view != ViewKind::Spatial || floors.empty()) return;
   vtkSmartPointer<vtkPolyData> disc = geometry::shadowDisc();
   for (std::size_t b = 0; b < scene.bodies.size(); ++b) {

@@ -28,7 +28,8 @@ class Encoder {
 };
 
 /// MP4 or GIF (options.format) through the ffmpeg at `program`. `options` must outlive it.
-std::unique_ptr<Encoder> makeFfmpegEncoder(const VideoOptions& options, std::filesystem::path program);
+std::unique_ptr<Encoder> makeFfmpegEncoder(const VideoOptions& options,
+                                           std::filesystem::path program);
 /// Ogg/Theora through vtkOggTheoraWriter, in-process: works where ffmpeg is missing.
 std::unique_ptr<Encoder> makeOggEncoder(const VideoOptions& options);
 /// PNG frames named by the pattern options.output.
