@@ -1,4 +1,4 @@
-# Animation export (render/animation_export.hpp, `ricochet-cli video`) and the paper presets
+# Animation export (render/video/animation_export.hpp, `ricochet-cli video`) and the paper presets
 # (resources/presets).
 # Presets: load, validate, run, canonical, indexed, paper defaults, make_presets.sh (runs the CLI).
 ricochet_add_test(NAME test_export_presets SOURCES test_export_presets.cpp LABELS cli TIMEOUT 300)

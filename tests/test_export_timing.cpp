@@ -1,8 +1,8 @@
-// Animation export without a display (render/animation_export.hpp): the frame clock (N, t_k, the
-// step each frame shows), output names and formats, option checks, PATH lookup. The rendering
-// and encoding themselves are in test_export_video (needs X).
+// Animation export without a display (render/video/animation_export.hpp): the frame clock (N,
+// t_k, the step each frame shows), output names and formats, option checks, PATH lookup. The
+// rendering and encoding themselves are in test_export_video (needs X).
 
-#include "render/animation_export.hpp"
+#include "render/video/animation_export.hpp"
 
 #include <QtTest>
 

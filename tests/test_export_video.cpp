@@ -9,7 +9,7 @@
 
 #include "core/io/scenario_io.hpp"
 #include "core/model/registry.hpp"
-#include "render/animation_export.hpp"
+#include "render/video/animation_export.hpp"
 
 #include <QtTest>
 

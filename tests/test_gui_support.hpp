@@ -8,7 +8,7 @@
 #include "app/desktop/plot_panel.hpp"
 #include "app/desktop/scenario_editor.hpp"
 #include "core/model/registry.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
 
 #include <QApplication>
 #include <QComboBox>

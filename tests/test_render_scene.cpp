@@ -1,4 +1,4 @@
-// SceneView and OffscreenRenderer (render/scene_view.hpp): every Shape and Obstacle kind and every
+// SceneView and OffscreenRenderer (render/scene/): every Shape and Obstacle kind and every
 // registered system's default scene render to a non-blank frame in which the body moves with its
 // pose; trail memory is bounded; switching scenes leaves nothing behind; impact marks age on the
 // simulated clock; follow mode holds the body still on screen over 1000s of metres; bad input is
@@ -6,8 +6,9 @@
 // Needs an X display: run under xvfb-run (./test.sh does).
 
 #include "core/model/registry.hpp"
-#include "render/scene_geometry.hpp"
-#include "render/scene_view.hpp"
+#include "render/scene/offscreen_renderer.hpp"
+#include "render/scene/scene_geometry.hpp"
+#include "render/scene/scene_view.hpp"
 
 #include <QtTest>
 

@@ -1,12 +1,12 @@
-// VtkWidget (render/vtk_widget.hpp) in a real QApplication window: it gets a context, renders a
+// VtkWidget (render/qt/vtk_widget.hpp) in a real QApplication window: it gets a context, renders a
 // VTK scene into its native window, turns mouse drags on that window into camera moves, hosts a
 // VTK chart with its own interactor style, routes VTK's own Render() calls to coalesced update
 // requests, survives docking/undocking, shows up in QWidget::grab() of its window, and without
 // OpenGL (QT_QPA_PLATFORM=offscreen) shows a message instead of crashing.
 // Needs an X display: run under xvfb-run (./test.sh does).
 
-#include "render/scene_view.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
+#include "render/scene/scene_view.hpp"
 
 #include <QtTest>
 

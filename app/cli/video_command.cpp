@@ -1,6 +1,6 @@
 // `ricochet-cli video`: renders a run off-screen on the simulation clock and encodes it
-// (render/animation_export.hpp). Built only with the render layer (RICOCHET_BUILD_GUI=ON); the
-// other commands never touch X, so list/describe/run keep working without a display.
+// (render/video/animation_export.hpp). Built only with the render layer (RICOCHET_BUILD_GUI=ON);
+// the other commands never touch X, so list/describe/run keep working without a display.
 //
 // Machine-readable progress (for the GUI, which runs this command as a child process): on stdout,
 //   progress DONE TOTAL T
@@ -11,7 +11,7 @@
 #include "app/cli/cli_args.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "core/model/registry.hpp"
-#include "render/animation_export.hpp"
+#include "render/video/animation_export.hpp"
 
 #include <chrono>
 #include <csignal>

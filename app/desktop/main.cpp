@@ -6,7 +6,7 @@
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/scenario_files.hpp"
 #include "core/model/registry.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>

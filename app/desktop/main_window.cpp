@@ -7,8 +7,8 @@
 #include "app/desktop/scenario_files.hpp"
 #include "app/desktop/simulation_worker.hpp"
 #include "core/model/registry.hpp"
-#include "render/scene_view.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
+#include "render/scene/scene_view.hpp"
 
 #include <QAction>
 #include <QActionGroup>

@@ -3,7 +3,7 @@
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/notify.hpp"
 #include "app/desktop/plot_panel.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
 
 #include <QBuffer>
 #include <QComboBox>

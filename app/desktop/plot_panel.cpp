@@ -1,6 +1,6 @@
 #include "app/desktop/plot_panel.hpp"
 
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
 
 #include <QCheckBox>
 #include <QEvent>

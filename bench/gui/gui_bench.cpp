@@ -20,7 +20,7 @@
 #include "app/desktop/scenario_editor.hpp"
 #include "core/model/registry.hpp"
 #include "core/trace/minmax_decimator.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
 
 #include <QApplication>
 #include <QCheckBox>

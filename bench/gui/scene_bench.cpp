@@ -11,7 +11,7 @@
 // of a frame is its cost, whatever else runs on the machine. Prints figures only; no pass/fail.
 
 #include "core/model/registry.hpp"
-#include "render/scene_view.hpp"
+#include "render/scene/offscreen_renderer.hpp"
 
 #include <vtkActor.h>
 #include <vtkLight.h>

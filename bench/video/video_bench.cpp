@@ -12,8 +12,8 @@
 //    issue's target.
 
 #include "core/model/registry.hpp"
-#include "render/animation_export.hpp"
-#include "render/scene_view.hpp"
+#include "render/scene/offscreen_renderer.hpp"
+#include "render/video/animation_export.hpp"
 
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>

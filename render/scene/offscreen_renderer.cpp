@@ -1,6 +1,6 @@
 // OffscreenRenderer: a SceneView in an off-screen VTK window, for `ricochet-cli video` and tests.
 
-#include "render/scene_view.hpp"
+#include "render/scene/offscreen_renderer.hpp"
 
 #include <X11/Xlib.h>
 

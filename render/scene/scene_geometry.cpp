@@ -1,4 +1,4 @@
-#include "render/scene_geometry.hpp"
+#include "render/scene/scene_geometry.hpp"
 
 #include <vtkCellArray.h>
 #include <vtkCubeSource.h>

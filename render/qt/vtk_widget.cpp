@@ -1,18 +1,21 @@
 // VtkWidget: VTK rendering in a native child window of a Qt 6 widget, without VTK's (Qt 5)
-// GUISupportQt. The VTK side follows ../shared/notes/qt6-vtk-on-debian.md ("Hosting VTK in a
-// Qt 6 widget", which mirrors VTK's own QVTKOpenGLNativeWidget / QVTKRenderWindowAdapter); the
-// Qt side is a QWindow with its own QOpenGLContext instead of a QOpenGLWidget (see the header).
+// GUISupportQt. The VTK side mirrors VTK's own QVTKOpenGLNativeWidget / QVTKRenderWindowAdapter
+// (the render window is told the context is current and sized by the host, and never makes a
+// window of its own); the Qt side is a QWindow with its own QOpenGLContext instead of a
+// QOpenGLWidget (see the header). The render window is hosted_render_window.hpp, the input
+// vtk_input.hpp.
 
-#include "render/vtk_widget.hpp"
+#include "render/qt/vtk_widget.hpp"
+
+#include "render/qt/hosted_render_window.hpp"
+#include "render/qt/vtk_input.hpp"
 
 #include <QApplication>
 #include <QEvent>
 #include <QExposeEvent>
 #include <QGuiApplication>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QMetaMethod>
-#include <QMouseEvent>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
@@ -20,23 +23,23 @@
 #include <QPainter>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QWheelEvent>
 #include <QWindow>
 
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
-#include <vtkGenericRenderWindowInteractor.h>
-#include <vtkInteractorStyleTrackballCamera.h>
 #include <vtkNew.h>
-#include <vtkObjectFactory.h>
 #include <vtkOpenGLFramebufferObject.h>
 #include <vtkOpenGLState.h>
 
 #include <functional>
-#include <map>
 
 namespace ricochet::render {
 namespace {
+
+using detail::CameraStyle;
+using detail::HostedRenderWindow;
+using detail::InputForwarder;
+using detail::QtTimerInteractor;
 
 // A vtkCommand running a C++ callable (VTK 9.1's AddObserver takes no lambdas).
 class LambdaCommand : public vtkCommand {
@@ -52,166 +55,6 @@ void observe(vtkObject* subject, unsigned long event, std::function<void(void*)>
   vtkNew<LambdaCommand> cmd;
   cmd->fn = std::move(fn);
   subject->AddObserver(event, cmd);
-}
-
-// The render window VTK code talks to. Anything in VTK that wants a frame calls Render() (the
-// interactor after a camera move, a chart after a data change, the app after new poses). Outside
-// VtkWidget::renderNow a Render() becomes a coalesced VtkWidget::requestRender(), and the actual
-// VTK render happens once per display update (frame pacing: never more renders than frames).
-class HostedRenderWindow : public vtkGenericOpenGLRenderWindow {
- public:
-  static HostedRenderWindow* New();
-  vtkTypeMacro(HostedRenderWindow, vtkGenericOpenGLRenderWindow);
-
-  void Render() override {
-    if (!painting) {
-      if (onRenderRequest) onRenderRequest();
-      return;
-    }
-    Superclass::Render();
-  }
-  /// True once VTK loaded the OpenGL functions (GLEW) of the current context.
-  bool glFunctionsLoaded() const { return this->Initialized; }
-
-  // VTK 9.1 renders into its own framebuffer object, copies it (colour and depth) into a second
-  // one in Frame(), and the host then copies that into the window: two full-frame copies, the
-  // second a format conversion (RGBA into the window's BGRX) that Mesa's llvmpipe draws as a
-  // textured quad, ~2 ms of CPU per 538x720 frame. Without multisampling nothing needs VTK's
-  // framebuffers, so the frame is drawn straight into the window's back buffer instead: Start()
-  // binds it after VTK bound its own, and Frame() copies nothing. With multisampling (the window
-  // has no samples of its own), or while the window is not exposed (a grab of a hidden view
-  // reads VTK's framebuffer, which any driver keeps), VTK's own path is taken as before.
-  void Start() override {
-    drewToWindow = windowExposed && this->MultiSamples <= 1;
-    Superclass::Start();
-    if (!drewToWindow) return;
-    vtkOpenGLState* state = this->GetState();
-    state->vtkglBindFramebuffer(GL_FRAMEBUFFER, windowFramebuffer);
-    state->vtkglDrawBuffer(GL_BACK);
-    state->vtkglReadBuffer(GL_BACK);
-  }
-  void Frame() override {
-    if (!drewToWindow) {
-      Superclass::Frame();
-      return;
-    }
-    this->InvokeEvent(vtkCommand::WindowFrameEvent, nullptr);  // as the superclass does
-    this->GetState()->ResetFramebufferBindings();
-  }
-
-  std::function<void()> onRenderRequest;
-  bool painting = false;
-  unsigned int windowFramebuffer = 0;  ///< the window's default framebuffer (0 for a QWindow)
-  bool windowExposed = false;          ///< the frame being rendered goes on screen
-  bool drewToWindow = false;           ///< the last frame is in the window's back buffer
-
- protected:
-  HostedRenderWindow() = default;
-  ~HostedRenderWindow() override = default;
-};
-vtkStandardNewMacro(HostedRenderWindow);
-
-// vtkGenericRenderWindowInteractor only announces timers as events; interactor styles and
-// charts that animate (joystick style, chart tooltips) need real ones, so back them by QTimers.
-class QtTimerInteractor : public vtkGenericRenderWindowInteractor {
- public:
-  static QtTimerInteractor* New();
-  vtkTypeMacro(QtTimerInteractor, vtkGenericRenderWindowInteractor);
-
-  QObject* timerParent = nullptr;
-
- protected:
-  QtTimerInteractor() = default;
-  ~QtTimerInteractor() override {
-    for (auto& entry : timers_) entry.second->deleteLater();
-  }
-
-  int InternalCreateTimer(int timerId, int timerType, unsigned long duration) override {
-    auto* timer = new QTimer(timerParent);
-    timer->setSingleShot(timerType == vtkRenderWindowInteractor::OneShotTimer);
-    timer->setInterval(static_cast<int>(duration));
-    const int platformId = nextPlatformId_++;
-    QObject::connect(timer, &QTimer::timeout, timer, [this, timerId] { fire(timerId); });
-    timers_[platformId] = timer;
-    timer->start();
-    return platformId;
-  }
-
-  int InternalDestroyTimer(int platformTimerId) override {
-    auto it = timers_.find(platformTimerId);
-    if (it == timers_.end()) return 0;
-    it->second->stop();
-    it->second->deleteLater();  // may be called from inside that timer's own timeout
-    timers_.erase(it);
-    return 1;
-  }
-
- private:
-  void fire(int timerId) {
-    if (!this->GetEnabled()) return;
-    int id = timerId;
-    this->InvokeEvent(vtkCommand::TimerEvent, &id);
-    if (this->IsOneShotTimer(timerId)) this->DestroyTimer(timerId);
-  }
-
-  std::map<int, QTimer*> timers_;
-  int nextPlatformId_ = 1;
-};
-vtkStandardNewMacro(QtTimerInteractor);
-
-// Trackball camera, minus the keys that make no sense inside an application ('e'/'q' quit the
-// VTK event loop, '3' toggles stereo); 'r' asks the owner for the scene's own default view.
-class CameraStyle : public vtkInteractorStyleTrackballCamera {
- public:
-  static CameraStyle* New();
-  vtkTypeMacro(CameraStyle, vtkInteractorStyleTrackballCamera);
-
-  std::function<bool()> onResetView;  ///< true when someone handled it
-
-  void OnChar() override {
-    switch (this->Interactor ? this->Interactor->GetKeyCode() : 0) {
-      case 'e': case 'E': case 'q': case 'Q': case '3':
-        return;
-      case 'r': case 'R':
-        if (onResetView && onResetView()) return;
-        break;
-      default:
-        break;
-    }
-    Superclass::OnChar();
-  }
-
- protected:
-  CameraStyle() = default;
-  ~CameraStyle() override = default;
-};
-vtkStandardNewMacro(CameraStyle);
-
-// X11 keysym names VTK styles and widgets compare against, for the non-character keys.
-const char* keySymFor(int key) {
-  switch (key) {
-    case Qt::Key_Left: return "Left";
-    case Qt::Key_Right: return "Right";
-    case Qt::Key_Up: return "Up";
-    case Qt::Key_Down: return "Down";
-    case Qt::Key_Return: return "Return";
-    case Qt::Key_Enter: return "KP_Enter";
-    case Qt::Key_Escape: return "Escape";
-    case Qt::Key_Tab: return "Tab";
-    case Qt::Key_Backspace: return "BackSpace";
-    case Qt::Key_Delete: return "Delete";
-    case Qt::Key_Home: return "Home";
-    case Qt::Key_End: return "End";
-    case Qt::Key_PageUp: return "Prior";
-    case Qt::Key_PageDown: return "Next";
-    case Qt::Key_Space: return "space";
-    case Qt::Key_Plus: return "plus";
-    case Qt::Key_Minus: return "minus";
-    case Qt::Key_Shift: return "Shift_L";
-    case Qt::Key_Control: return "Control_L";
-    case Qt::Key_Alt: return "Alt_L";
-    default: return nullptr;
-  }
 }
 
 QString noContextMessage() {
@@ -297,20 +140,10 @@ struct VtkWidget::Impl {
   QTimer updateTimer;      ///< single-shot, 0 ms: the coalesced render request (requestRender)
   QString error;
   QLabel* message = nullptr;  ///< shown instead of the 3-D view when OpenGL is unavailable
-  int wheelAccumulator = 0;   ///< angle-delta eighths of a degree not yet turned into steps
   QSize pixelSize;            ///< device pixels VTK was last sized to
   double dpr = 0.0;           ///< device pixel ratio VTK's DPI was last set for
   qint64 swapped = 0;
-
-  // Device-pixel position, as VTK expects (Qt's is logical and y-down).
-  void setMouseInfo(const QPointF& pos, Qt::KeyboardModifiers mods, int repeat) {
-    const double r = surface ? surface->devicePixelRatio() : 1.0;
-    interactor->SetAltKey((mods & Qt::AltModifier) ? 1 : 0);
-    interactor->SetEventInformationFlipY(static_cast<int>(pos.x() * r + 0.5),
-                                         static_cast<int>(pos.y() * r + 0.5),
-                                         (mods & Qt::ControlModifier) ? 1 : 0,
-                                         (mods & Qt::ShiftModifier) ? 1 : 0, 0, repeat);
-  }
+  InputForwarder input;
 
   bool isCurrent() const {
     QOpenGLContext* current = QOpenGLContext::currentContext();
@@ -625,89 +458,7 @@ void VtkWidget::paintEvent(QPaintEvent*) {
 
 void VtkWidget::handleSurfaceEvent(QEvent* e) {
   if (!d->hasContext || !isEnabled()) return;
-  switch (e->type()) {
-    case QEvent::MouseButtonPress:
-    case QEvent::MouseButtonDblClick:
-    case QEvent::MouseButtonRelease:
-    case QEvent::MouseMove: {
-      auto* me = static_cast<QMouseEvent*>(e);
-      const bool dbl = e->type() == QEvent::MouseButtonDblClick;
-      d->setMouseInfo(me->position(), me->modifiers(), dbl ? 1 : 0);
-      vtkRenderWindowInteractor* i = d->interactor;
-      if (e->type() == QEvent::MouseButtonPress && QGuiApplication::focusWindow() != d->surface) {
-        // A click in the view gives it the keyboard (as xcb does for real clicks). While it
-        // has it no widget has focus; the window's shortcuts still work (Qt's shortcut map
-        // looks through an embedded window to its top-level).
-        d->surface->requestActivate();
-      }
-      if (e->type() == QEvent::MouseMove) {
-        i->MouseMoveEvent();
-      } else if (e->type() == QEvent::MouseButtonRelease) {
-        switch (me->button()) {
-          case Qt::LeftButton: i->LeftButtonReleaseEvent(); break;
-          case Qt::MiddleButton: i->MiddleButtonReleaseEvent(); break;
-          case Qt::RightButton: i->RightButtonReleaseEvent(); break;
-          default: break;
-        }
-      } else {
-        switch (me->button()) {
-          case Qt::LeftButton: i->LeftButtonPressEvent(); break;
-          case Qt::MiddleButton: i->MiddleButtonPressEvent(); break;
-          case Qt::RightButton: i->RightButtonPressEvent(); break;
-          default: break;
-        }
-      }
-      e->accept();
-      break;
-    }
-    case QEvent::Wheel: {
-      auto* we = static_cast<QWheelEvent*>(e);
-      d->setMouseInfo(we->position(), we->modifiers(), 0);
-      // 120 eighths of a degree is one notch; touchpads send fractions that add up.
-      d->wheelAccumulator += we->angleDelta().y() != 0 ? we->angleDelta().y() : we->angleDelta().x();
-      while (d->wheelAccumulator >= 120) {
-        d->interactor->MouseWheelForwardEvent();
-        d->wheelAccumulator -= 120;
-      }
-      while (d->wheelAccumulator <= -120) {
-        d->interactor->MouseWheelBackwardEvent();
-        d->wheelAccumulator += 120;
-      }
-      e->accept();
-      break;
-    }
-    case QEvent::KeyPress:
-    case QEvent::KeyRelease: {
-      auto* ke = static_cast<QKeyEvent*>(e);
-      const Qt::KeyboardModifiers mods = ke->modifiers();
-      const QString text = ke->text();
-      const char ascii = text.size() == 1 && text.at(0).unicode() < 128
-                             ? static_cast<char>(text.at(0).unicode())
-                             : '\0';
-      char single[2] = {ascii, '\0'};
-      const char* sym = keySymFor(ke->key());
-      if (!sym && ascii > ' ') sym = single;
-      d->interactor->SetAltKey((mods & Qt::AltModifier) ? 1 : 0);
-      d->interactor->SetKeyEventInformation((mods & Qt::ControlModifier) ? 1 : 0,
-                                            (mods & Qt::ShiftModifier) ? 1 : 0, ascii,
-                                            ke->isAutoRepeat() ? 1 : 0, sym);
-      if (e->type() == QEvent::KeyPress) {
-        d->interactor->KeyPressEvent();
-        if (ascii) d->interactor->CharEvent();
-      } else {
-        d->interactor->KeyReleaseEvent();
-      }
-      break;
-    }
-    case QEvent::Enter:
-      d->interactor->EnterEvent();
-      break;
-    case QEvent::Leave:
-      d->interactor->LeaveEvent();
-      break;
-    default:
-      break;
-  }
+  d->input.forward(e, d->interactor, d->surface);
 }
 
 }  // namespace ricochet::render

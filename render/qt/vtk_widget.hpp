@@ -1,6 +1,6 @@
 #pragma once
 // A Qt 6 widget hosting a VTK render window without VTK's Qt module (Debian builds that for
-// Qt 5). Recipe and pitfalls: ../shared/notes/qt6-vtk-on-debian.md. The same widget hosts the
+// Qt 5; see vtk_widget.cpp for how the two are joined). The same widget hosts the
 // 3-D scene (a vtkRenderer added to renderWindow()) and VTK charts (a vtkContextView given
 // renderWindow() and interactor()).
 //
