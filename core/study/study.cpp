@@ -31,23 +31,6 @@ std::string bareName(const std::string& name) {
   return name;
 }
 
-double baseValue(const Scenario& base, const Axis& axis) {
-  switch (axis.target) {
-    case AxisTarget::H: return base.integrator.h;
-    case AxisTarget::Tolerance: return base.integrator.tolerance;
-    case AxisTarget::TEnd: return base.tEnd;
-    case AxisTarget::Integrator: return 0.0;
-    case AxisTarget::Value: break;
-  }
-  const SystemInfo& info = findSystem(base.system)->info();
-  const std::string bare = bareName(axis.name);
-  const bool onlyInitial = axis.name.rfind("initial.", 0) == 0;
-  if (!onlyInitial) {
-    if (const auto p = indexOf(info.parameters, bare)) return base.parameters[*p];
-  }
-  return base.initial[*indexOf(info.initial, bare)];
-}
-
 /// Number of values an axis spec gives, before anything is drawn.
 std::int64_t specSize(const AxisSpec& spec) {
   if (spec.kind == AxisKind::Values) {
@@ -176,6 +159,23 @@ const char* toString(AxisKind kind) {
 
 bool isRandom(AxisKind kind) {
   return kind == AxisKind::Uniform || kind == AxisKind::Normal || kind == AxisKind::Perturb;
+}
+
+double baseValue(const Scenario& base, const Axis& axis) {
+  switch (axis.target) {
+    case AxisTarget::H: return base.integrator.h;
+    case AxisTarget::Tolerance: return base.integrator.tolerance;
+    case AxisTarget::TEnd: return base.tEnd;
+    case AxisTarget::Integrator: return 0.0;
+    case AxisTarget::Value: break;
+  }
+  const SystemInfo& info = findSystem(base.system)->info();
+  const std::string bare = bareName(axis.name);
+  const bool onlyInitial = axis.name.rfind("initial.", 0) == 0;
+  if (!onlyInitial) {
+    if (const auto p = indexOf(info.parameters, bare)) return base.parameters[*p];
+  }
+  return base.initial[*indexOf(info.initial, bare)];
 }
 
 std::string sourcePrefix(const Study& study) { return study.source.empty() ? std::string() : study.source + ": "; }

@@ -109,6 +109,9 @@ std::string applyAxisValue(Scenario& scenario, const Axis& axis, std::size_t ind
 /// The scenario of run `run` (0 <= run < plan.runs). Empty on success, else one line.
 std::string runScenario(const StudyPlan& plan, std::int64_t run, Scenario& out);
 
+/// The value of the scenario field an axis varies (0 for the integrator axis).
+double baseValue(const Scenario& scenario, const Axis& axis);
+
 /// Steps that run `run` takes with `scenario` (its runScenario): the study's steps, else
 /// ceil(t_end/h) (io::stepCount); -1 when that is more than io::kMaxRunSteps.
 std::int64_t runSteps(const StudyPlan& plan, const Scenario& scenario);
