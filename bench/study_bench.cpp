@@ -1,5 +1,5 @@
-// ricochet-study-bench: the cost of studies (core/study), printed beside the targets of the
-// issue. Prints figures only; never asserts (bench/README.md). Everything goes through the code
+// ricochet-study-bench: the cost of studies (core/study), printed beside the project's targets.
+// Prints figures only; never asserts (bench/README.md). Everything goes through the code that
 // `ricochet-cli study` runs: planStudy, checkRuns, runStudy, rows formatted and written to a file.
 //
 //  1. speed-up: runs/s of a 200-run SE(3) sweep (ellipsoid-plane, rx0 in [0, 0.5], 10000 steps

@@ -374,7 +374,7 @@ class TestStudyCli : public QObject {
   }
 
   // 003's cube experiment from the case IV preset: the position run's twelve distances to the
-  // digits the spec prints them with.
+  // two digits they are published with.
   void sensitivityReproducesTheTwelveNumbers() {
     const Result r = cli({"sensitivity", QStringLiteral(RICOCHET_SOURCE_DIR "/resources/presets/003-cube-plane-case-IV.json"),
                           "--out", file("sens.csv")});
@@ -398,7 +398,7 @@ class TestStudyCli : public QObject {
     int firstLarge = 0;
     for (int c = 1; c <= 12 && !firstLarge; ++c) firstLarge = rows[std::size_t(c)].at(att).toDouble() >= 1e-2 ? c : 0;
     QVERIFY(firstLarge >= 9 && firstLarge <= 11);
-    // Impact times: 3e-5 s apart at the 7th collision, 1.6e-3 s at the 9th (the spec's values).
+    // Impact times: 3e-5 s apart at the 7th collision, 1.6e-3 s at the 9th (the reference values).
     const auto dt = [&](int c) {
       return std::fabs(rows[std::size_t(c)].at("z0+1e-08.t_impact").toDouble() - rows[std::size_t(c)].at("t_reference").toDouble());
     };

@@ -40,7 +40,7 @@ study::RunnerOptions StudyRunSettings::runnerOptions() const {
     o.onProgress = [](const study::Progress& p) {
       std::fprintf(stderr, "study: %lld/%lld runs, %.3g runs/s, ETA %s\n", static_cast<long long>(p.done),
                    static_cast<long long>(p.total), p.runsPerSecond,
-                   p.done >= p.total ? "0 s" : duration(p.etaSeconds).c_str());
+                   p.done >= p.total ? "0 s" : p.done == 0 ? "?" : duration(p.etaSeconds).c_str());
     };
   }
   return o;

@@ -35,7 +35,8 @@ struct RunnerOptions {
   int shardIndex = 0;
   int shardCount = 1;
   RunExtras extras;
-  /// Every row, in run order, on the calling thread.
+  /// Every row, in run order, on the calling thread. Must not throw (the workers are still
+  /// running while it is called); to stop, set `cancel`.
   std::function<void(const RunResult&)> onRow;
   /// On the calling thread, at most every progressInterval seconds, and once at the end.
   std::function<void(const Progress&)> onProgress;

@@ -11,7 +11,7 @@
 //
 // For SE(3) systems the default perturbations are 003's: z0 + 1e-8 (position) and
 // ry0 + pi 1e-8 (attitude, R0 = R_y(pi 1e-8)). With cube-plane's defaults (case IV) the position
-// run gives the twelve distances of the spec's sensitivity table to their printed digits:
+// run gives the twelve reference distances of that experiment to their two printed digits:
 // 8.0e-9, 4.2e-8, 1.4e-6, 1.4e-6, 2.0e-5, 5.9e-5, 7.4e-4, 7.5e-4, 1.9e-2, 2.9e-2, 2.6e-1, 7.3.
 
 #include "core/study/runner.hpp"

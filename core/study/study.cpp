@@ -39,7 +39,10 @@ std::int64_t specSize(const AxisSpec& spec) {
   return spec.count;
 }
 
-std::string key(std::size_t i) { return "\"vary[" + std::to_string(i) + "]\""; }
+/// "vary[i]" or "vary[i].suffix", quoted.
+std::string key(std::size_t i, const std::string& suffix = {}) {
+  return "\"vary[" + std::to_string(i) + "]" + (suffix.empty() ? "" : "." + suffix) + "\"";
+}
 
 /// The values of a numeric axis (the spec's shape already checked).
 std::vector<double> axisNumbers(const AxisSpec& spec, double base, std::uint64_t seed, std::size_t stream) {
@@ -91,7 +94,7 @@ std::string checkSpec(const AxisSpec& spec, std::size_t i) {
   if (!integrator && !spec.names.empty()) {
     return k + " (\"" + spec.name + "\"): \"values\" must be numbers (only \"integrator\" takes names)";
   }
-  const std::string where = k + "." + toString(spec.kind);
+  const std::string where = key(i, toString(spec.kind));
   const auto finite = [&]() -> std::string {
     for (double x : spec.numbers) {
       if (!std::isfinite(x)) return where + " = " + formatNumber(x) + " is not a finite number";
@@ -134,7 +137,7 @@ std::string checkSpec(const AxisSpec& spec, std::size_t i) {
       break;
   }
   if (isRandom(spec.kind) && spec.count < 1) {
-    return k + ".samples = " + std::to_string(spec.count) + " is an empty range: must be >= 1";
+    return key(i, "samples") + " = " + std::to_string(spec.count) + " is an empty range: must be >= 1";
   }
   if (specSize(spec) > kMaxRuns) {
     return k + " gives " + std::to_string(specSize(spec)) + " values: a study has at most " +
@@ -310,7 +313,7 @@ PlanResult planStudy(Study study) {
       std::string e = applyAxisValue(probe, axis, v);
       if (e.empty()) e = validateScenario(probe);
       if (!e.empty()) {
-        return fail(key(i) + "." + toString(spec.kind) + ": value " + std::to_string(v + 1) + " of " +
+        return fail(key(i, toString(spec.kind)) + ": value " + std::to_string(v + 1) + " of " +
                     std::to_string(axis.size()) + ": " + e);
       }
     }
