@@ -281,6 +281,43 @@ class TestIoTrace : public QObject {
     QCOMPARE(q.maxAbsEnergyRelError, expected);
   }
 
+  // The observer sees exactly the accepted steps and impacts the summary is made of; the impacts of
+  // a failing step reach neither.
+  void observerSeesAcceptedStepsAndImpactsOnly() {
+    struct Recorder final : io::RunObserver {
+      std::vector<std::int64_t> steps, impactSteps;
+      double maxRel = 0.0;
+      void onImpact(const ImpactRecord& impact) override { impactSteps.push_back(impact.step); }
+      void onStep(const Simulation& sim, const EnergySplit& e) override {
+        steps.push_back(sim.step());
+        maxRel = std::max(maxRel, std::fabs(e.total() - 3.0) / 3.0);
+      }
+    };
+    FakeSimulation sim;
+    sim.failAt = 30;  // impacts at 10 and 20 happen; the one reported inside step 30 does not
+    Recorder rec;
+    io::RunOptions o;
+    o.steps = 100;
+    o.observer = &rec;
+    const io::RunSummary s = io::runSimulation(sim, fakeScenario(), o);
+    QCOMPARE(int(s.outcome), int(io::RunOutcome::IntegratorFailed));
+    QCOMPARE(rec.steps.size(), std::size_t(29));
+    QCOMPARE(rec.steps.front(), std::int64_t(1));
+    QCOMPARE(rec.steps.back(), std::int64_t(29));
+    QCOMPARE(rec.impactSteps, (std::vector<std::int64_t>{10, 20}));
+    QCOMPARE(rec.maxRel, s.maxAbsEnergyRelError);
+    QCOMPARE(s.firstImpactTime, 9.5 * 0.01);
+    QCOMPARE(s.firstImpactAlpha, 0.5);
+    QCOMPARE(s.energyFinalRelError, 1e-3 * std::sin(29.0) / 3.0);
+    // No impact at all: NaN, not 0.
+    FakeSimulation calm;
+    calm.impactEvery = 1000;
+    io::RunOptions ten;
+    ten.steps = 10;
+    const io::RunSummary c = io::runSimulation(calm, fakeScenario(), ten);
+    QVERIFY(c.ok() && std::isnan(c.firstImpactTime) && std::isnan(c.firstImpactAlpha));
+  }
+
   void integratorFailureKeepsEverythingUpToIt() {
     for (int every : {1, 10}) {
       FakeSimulation sim;

@@ -29,6 +29,13 @@ int describeCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
 /// `scenario`: writes the canonical scenario file (or prints it) for a system or file plus options.
 int scenarioCommand(const std::vector<std::string>& args);
+/// `study` and `study merge` (study_commands.cpp): many runs of one scenario, on all cores or as a
+/// shard, into one results CSV.
+int studyCommand(const std::vector<std::string>& args);
+/// The built-in studies (builtin_studies.cpp): `convergence`, `sensitivity`, `compare`.
+int convergenceCommand(const std::vector<std::string>& args);
+int sensitivityCommand(const std::vector<std::string>& args);
+int compareCommand(const std::vector<std::string>& args);
 /// `video` (video_command.cpp): renders and encodes an animation; needs the render layer.
 int videoCommand(const std::vector<std::string>& args);
 

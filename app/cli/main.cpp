@@ -59,6 +59,31 @@ const Command kCommands[] = {
      "      [--integrator NAME] [--tolerance TOL] [--out FILE.json]\n"
      "      the checked scenario in the canonical file format (stdout without --out)\n",
      &scenarioCommand},
+    {"study",
+     "  ricochet-cli study STUDY.json --out RESULTS.csv [--jobs N] [--shard K/N] [--summary-json FILE]\n"
+     "      every run of a study file (README, \"Studies\"), one results row per run; all cores by\n"
+     "      default; --shard K/N runs the K-th of N slices; --quiet: no progress on stderr\n"
+     "  ricochet-cli study merge --out RESULTS.csv [--study STUDY.json] SHARD.csv...\n"
+     "      joins the slices into the file one process would have written\n",
+     &studyCommand},
+    {"convergence",
+     "  ricochet-cli convergence SYSTEM|SCENARIO.json --at T [--levels L] [--h0 H] [--ref-levels R]\n"
+     "      [--set ...] [--integrator NAME] [--out FILE.csv] [--jobs N]\n"
+     "      the state error at T against a finer-h reference, halving h L times: order per level\n"
+     "      and the fitted slope\n",
+     &convergenceCommand},
+    {"sensitivity",
+     "  ricochet-cli sensitivity SYSTEM|SCENARIO.json [--perturb NAME=DELTA]... [--collisions N]\n"
+     "      [--t-end T] [--set ...] [--out FILE.csv] [--jobs N]\n"
+     "      how fast perturbed runs separate from the base run, collision by collision (SE(3)\n"
+     "      systems default to 003's: z0 + 1e-8 and ry0 + pi 1e-8)\n",
+     &sensitivityCommand},
+    {"compare",
+     "  ricochet-cli compare SYSTEM|SCENARIO.json [--h H,H...] [--integrators A,B...] [--t-end T]\n"
+     "      [--set ...] [--impact-times K] [--out FILE.csv] [--jobs N]\n"
+     "      every integrator the system offers (and several h) side by side: energy and momentum\n"
+     "      errors, impact times, cost per run\n",
+     &compareCommand},
     {"help", "  ricochet-cli help | --help\n      this text\n", &helpCommand},
 };
 

@@ -14,28 +14,25 @@ namespace {
 
 constexpr std::size_t kFlushBytes = std::size_t(1) << 20;  // write buffers out every ~1 MiB
 
-/// Collects impact rows of the current run; rows of a step that failed are dropped again by the
-/// driver (truncating `buffer`), so the file matches the trace.
-class ImpactRowSink final : public ImpactSink {
+/// Holds the impacts of the step being taken: they are only passed on (impact rows, metrics,
+/// observer) once the step is accepted, so a failed step's impacts never happened.
+class StepImpacts final : public ImpactSink {
  public:
-  ImpactRowSink(std::string* buffer, std::span<const std::string> names) : buffer_(buffer), names_(names) {}
-  void onImpact(const ImpactRecord& impact) override {
-    if (impact.reflected) ++reflected;
-    if (!buffer_) return;
-    if (impact.constraint >= 0 && static_cast<std::size_t>(impact.constraint) < names_.size()) {
-      appendImpactRow(*buffer_, impact, names_[static_cast<std::size_t>(impact.constraint)]);
-    } else {
-      appendImpactRow(*buffer_, impact, std::string("g") + std::to_string(impact.constraint));
-    }
-    ++rows;
-  }
-  std::int64_t rows = 0;
-  std::int64_t reflected = 0;
-
- private:
-  std::string* buffer_;
-  std::span<const std::string> names_;
+  StepImpacts() { records.reserve(128); }
+  void onImpact(const ImpactRecord& impact) override { records.push_back(impact); }
+  std::vector<ImpactRecord> records;
 };
+
+/// An impacts row with the gap's name from the registry ("g<index>" for an unknown system).
+void appendNamedImpactRow(std::string& out, const ImpactRecord& impact, std::span<const std::string> names) {
+  if (impact.constraint >= 0 && static_cast<std::size_t>(impact.constraint) < names.size()) {
+    appendImpactRow(out, impact, names[static_cast<std::size_t>(impact.constraint)]);
+  } else {
+    std::string name = "g";  // appended, not "g" + ...: GCC 12 misreports that as an overlap
+    name += std::to_string(impact.constraint);
+    appendImpactRow(out, impact, name);
+  }
+}
 
 std::string formatTime(double t) {
   char buf[32];
@@ -219,12 +216,11 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
 
   std::string traceBuf, impactBuf;
   std::vector<double> row(sim.columns().size());
-  const double scale = energyScale(e0);
+  RunMetrics metrics(e0);
   std::int64_t lastRecorded = -1;
   const auto record = [&](const EnergySplit& e) {
     sim.sample(row);
-    appendTraceRow(traceBuf, sim.step(), sim.time(), e, (e.total() - e0.total()) / scale,
-                   sim.impactCount(), row);
+    appendTraceRow(traceBuf, sim.step(), sim.time(), e, metrics.relativeError(e), sim.impactCount(), row);
     lastRecorded = sim.step();
     ++s.traceRows;
   };
@@ -249,17 +245,14 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
     impactBuf.reserve(kFlushBytes + 4096);
     impactBuf = impactsHeader();
   }
-  ImpactRowSink sink(writeImpacts ? &impactBuf : nullptr, names);
+  StepImpacts stepImpacts;
 
   const std::int64_t firstStep = sim.step();
-  double maxRel = 0.0;
-  bool nanSeen = false;
   RunOutcome outcome = RunOutcome::Completed;
   std::string failure;
   for (std::int64_t i = 0; i < total; ++i) {
-    const std::size_t impactMark = impactBuf.size();
-    const std::int64_t rowsMark = sink.rows, reflectedMark = sink.reflected;
-    const AdvanceResult ar = sim.advance(1, &sink);
+    stepImpacts.records.clear();
+    const AdvanceResult ar = sim.advance(1, &stepImpacts);
     const EnergySplit e = ar.ok() ? sim.energy() : EnergySplit{};
     if (ar.ok() && !std::isfinite(e.total())) {
       // The system did not flag it, but a non-finite energy means garbage from here on.
@@ -268,23 +261,24 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
       failure = failureText(sim.step(), sim.time() - sim.timeStep(),
                             "the energy is not finite (" + formatNumber(e.total()) + ")");
       outcome = RunOutcome::IntegratorFailed;
-      impactBuf.resize(impactMark);
-      sink.rows = rowsMark;
-      sink.reflected = reflectedMark;
       break;
     }
     if (!ar.ok()) {
       s.status = ar.status;
       failure = failureText(sim, ar);
       outcome = RunOutcome::IntegratorFailed;
-      impactBuf.resize(impactMark);  // the failed step's impacts did not happen
-      sink.rows = rowsMark;
-      sink.reflected = reflectedMark;
       break;
     }
-    const double rel = std::fabs((e.total() - e0.total()) / scale);
-    if (std::isnan(rel)) nanSeen = true;
-    else if (rel > maxRel) maxRel = rel;
+    for (const ImpactRecord& impact : stepImpacts.records) {
+      metrics.onImpact(impact);
+      if (options.observer) options.observer->onImpact(impact);
+      if (writeImpacts) {
+        appendNamedImpactRow(impactBuf, impact, names);
+        ++s.impactRows;
+      }
+    }
+    metrics.onStep(sim, e);
+    if (options.observer) options.observer->onStep(sim, e);
     if (writeTrace && sim.step() % options.every == 0) record(e);
     flush(false);
     if (!ioError.empty()) break;
@@ -297,10 +291,13 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   s.steps = sim.step() - firstStep;
   s.tEnd = sim.time();
   s.impacts = sim.impactCount();
-  s.energyFinal = sim.energy().total();
-  s.maxAbsEnergyRelError = nanSeen ? std::nan("") : maxRel;
-  s.impactRows = sink.rows;
-  s.reflectedImpacts = sink.reflected;
+  const EnergySplit last = sim.energy();
+  s.energyFinal = last.total();
+  s.energyFinalRelError = metrics.relativeError(last);
+  s.maxAbsEnergyRelError = metrics.maxAbsEnergyRelError();
+  s.reflectedImpacts = metrics.reflectedImpacts();
+  s.firstImpactTime = metrics.firstImpactTime();
+  s.firstImpactAlpha = metrics.firstImpactAlpha();
 
   if (outcome == RunOutcome::Cancelled) {
     traceFile.discard();

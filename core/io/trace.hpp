@@ -15,11 +15,13 @@
 
 #include "core/io/atomic_file.hpp"
 #include "core/io/json.hpp"
+#include "core/io/run_metrics.hpp"
 #include "core/model/system.hpp"
 
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -71,6 +73,8 @@ struct RunOptions {
   /// thread; return false to cancel (then no file is left behind).
   std::function<bool(std::int64_t, std::int64_t)> progress;
   std::int64_t progressInterval = 16384;
+  /// Sees every accepted step and impact (run_metrics.hpp); not owned, may be null.
+  RunObserver* observer = nullptr;
 };
 
 /// How runSimulation() ended, beyond the integrator's own RunStatus.
@@ -93,6 +97,9 @@ struct RunSummary {
   double energyInitial = 0.0;  ///< J
   double energyFinal = 0.0;    ///< J
   double maxAbsEnergyRelError = 0.0;  ///< over every step taken, not only the recorded ones
+  double energyFinalRelError = 0.0;   ///< (E - E0)/scale at the last state (the trace's column)
+  double firstImpactTime = std::numeric_limits<double>::quiet_NaN();   ///< s; NaN: no impact
+  double firstImpactAlpha = std::numeric_limits<double>::quiet_NaN();  ///< of its step, (0, 1]
   double wallSeconds = 0.0;
   double stepsPerSecond = 0.0;
   RunOutcome outcome = RunOutcome::Completed;
