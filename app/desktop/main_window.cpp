@@ -1,6 +1,7 @@
 #include "app/desktop/main_window.hpp"
 
 #include "app/desktop/file_actions.hpp"
+#include "app/desktop/frame_pacer.hpp"
 #include "app/desktop/number_field.hpp"
 #include "app/desktop/plot_panel.hpp"
 #include "app/desktop/scenario_editor.hpp"
@@ -45,10 +46,6 @@ static void initDesktopResources() { Q_INIT_RESOURCE(ricochet); }
 namespace ricochet::app {
 
 namespace {
-constexpr int kPlotPeriodMs = 50;  // plots redraw at <= 20 Hz while running
-// Snapshots come on a 1/60 s grid but arrive a little early or late: every third one is due.
-constexpr int kPlotSlackMs = 4;
-
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // Decimal places that resolve one step of length h in the time display (2..9).
@@ -142,43 +139,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   connect(sceneWidget_, &render::VtkWidget::contextFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("3-D view unavailable: %1").arg(message));
   });
-  ackFallback_.setSingleShot(true);
-  ackFallback_.setInterval(250);
-  auto ack = [this] {
-    if (!ackPending_) return;
-    ackPending_ = false;
-    ackFallback_.stop();
-    if (host_) host_->snapshotConsumed();
-  };
-  // Acked when the frame showing the snapshot starts: the worker prepares the next one while
-  // this one is drawn, and still never more than one waits (frame pacing, issue 3).
-  connect(sceneWidget_, &render::VtkWidget::frameStarted, this, ack);
-  connect(&ackFallback_, &QTimer::timeout, this, ack);
-  // While running, the two views take turns, one frame per event-loop pass: a snapshot's plots
-  // are drawn after its 3-D frame, and the next 3-D frame waits for that plot frame. Requested
-  // together, both update requests fall due at once and draw back to back, and input and timers
-  // wait for both frames: up to ~130 ms on two loaded cores, against ~75 ms for the longer one.
-  auto plotPending = [this] {
-    const SnapshotPtr s = std::move(plotPending_);
-    plotPending_.reset();
-    if (s && run_ && s->generation == run_->generation) showPlots(*s);
-  };
-  connect(sceneWidget_, &render::VtkWidget::frameSwapped, this, plotPending);
-  connect(&ackFallback_, &QTimer::timeout, this, plotPending);
-
   buildDocks();
-  frameTurn_.setSingleShot(true);
-  frameTurn_.setInterval(100);  // a plot frame that never comes (dock hidden) holds nothing long
-  auto sceneTurn = [this] {
-    plotFrameDue_ = false;
-    frameTurn_.stop();
-    if (sceneFrameHeld_) {
-      sceneFrameHeld_ = false;
-      sceneWidget_->requestRender();
-    }
-  };
-  connect(plots_->view(), &render::VtkWidget::frameSwapped, this, sceneTurn);
-  connect(&frameTurn_, &QTimer::timeout, this, sceneTurn);
+  buildPacer();
   buildActions();
   buildStatusBar();
   setAntialiasing(false);
@@ -553,8 +515,7 @@ void MainWindow::onStarted(RunInfoPtr info) {
 
   run_ = info;
   lastSnapshot_.reset();
-  plotClock_.invalidate();  // the new run's first snapshot is plotted at once
-  plotPending_.reset();
+  pacer_->runStarted();  // the new run's first snapshot is plotted at once
   shownFailure_.clear();
   plots_->setRun(*info);
   if (request.kind == RequestKind::Edit || request.kind == RequestKind::Reset) {
@@ -625,7 +586,7 @@ void MainWindow::onRejected(quint64 requestId, const QString& message) {
 
 void MainWindow::onSnapshot(SnapshotPtr s) {
   if (!run_ || s->generation != run_->generation) {  // from a run that has been replaced
-    host_->snapshotConsumed();
+    pacer_->snapshotDropped();
     return;
   }
   lastSnapshot_ = s;
@@ -637,26 +598,6 @@ void MainWindow::onSnapshot(SnapshotPtr s) {
     scene_->keptCamera = nullptr;
   }
   for (const ImpactMark& m : s->newImpacts) scene_->view->addImpact(m.point, m.t);
-  // Plots follow at most kPlotPeriodMs apart while running (they change slowly and cost a VTK
-  // chart render); every paused, stepped or restarted state is drawn at once.
-  const bool frameComes = sceneWidget_->isVisible() && sceneWidget_->hasContext();
-  if (!s->running || !plotClock_.isValid()) {
-    plotPending_.reset();
-    showPlots(*s);
-    plotClock_.start();
-  } else if (plotClock_.elapsed() + kPlotSlackMs >= kPlotPeriodMs) {
-    if (frameComes) {
-      plotPending_ = s;  // drawn after this snapshot's 3-D frame (see the constructor)
-    } else {
-      showPlots(*s);
-    }
-    plotClock_.start();
-  }
-  if (plotFrameDue_) {
-    sceneFrameHeld_ = true;  // requested once the plots' frame is drawn
-  } else {
-    sceneWidget_->requestRender();
-  }
 
   const double h = run_->scenario.integrator.h;
   status_["time"]->setText(tr("t = %1 s").arg(s->t, 0, 'f', timeDecimals(h)));
@@ -683,23 +624,28 @@ void MainWindow::onSnapshot(SnapshotPtr s) {
     running_ = s->running;
     updatePlayAction(running_);
   }
-  // Back-pressure: the worker sends the next periodic snapshot once this one is being drawn.
-  if (frameComes) {
-    ackPending_ = true;
-    ackFallback_.start();  // in case no frame comes (e.g. the window is minimised)
-  } else {
-    host_->snapshotConsumed();
-  }
+  // Which views draw it, and when the worker may send the next one.
+  pacer_->snapshotArrived(s);
   emit snapshotShown();
 }
 
-void MainWindow::showPlots(const Snapshot& s) {
-  plots_->setSnapshot(s);
-  const QWindow* surface = plots_->view()->renderSurface();
-  if (plots_->view()->hasContext() && surface && surface->isExposed()) {  // a frame will come
-    plotFrameDue_ = true;
-    frameTurn_.start();
-  }
+void MainWindow::buildPacer() {
+  pacer_ = new FramePacer(this);
+  pacer_->setSceneFrameComes(
+      [this] { return sceneWidget_->isVisible() && sceneWidget_->hasContext(); });
+  pacer_->setPlotFrameComes([this] {
+    const QWindow* surface = plots_->view()->renderSurface();
+    return plots_->view()->hasContext() && surface && surface->isExposed();
+  });
+  connect(pacer_, &FramePacer::drawScene, sceneWidget_, &render::VtkWidget::requestRender);
+  connect(pacer_, &FramePacer::drawPlots, this,
+          [this](const SnapshotPtr& s) { plots_->setSnapshot(*s); });
+  connect(pacer_, &FramePacer::acknowledge, this, [this] {
+    if (host_) host_->snapshotConsumed();
+  });
+  connect(sceneWidget_, &render::VtkWidget::frameStarted, pacer_, &FramePacer::sceneFrameStarted);
+  connect(sceneWidget_, &render::VtkWidget::frameSwapped, pacer_, &FramePacer::sceneFrameSwapped);
+  connect(plots_->view(), &render::VtkWidget::frameSwapped, pacer_, &FramePacer::plotFrameSwapped);
 }
 
 void MainWindow::togglePlay() {

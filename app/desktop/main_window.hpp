@@ -10,11 +10,9 @@
 #include "app/desktop/run_data.hpp"
 #include "core/model/system.hpp"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 #include <QString>
-#include <QTimer>
 
 #include <map>
 #include <memory>
@@ -34,6 +32,7 @@ class VtkWidget;
 namespace ricochet::app {
 
 class FileActions;
+class FramePacer;
 class PlotPanel;
 class ScenarioEditor;
 class WorkerHost;
@@ -128,7 +127,7 @@ class MainWindow : public QMainWindow {
   void onStarted(RunInfoPtr info);
   void onRejected(quint64 requestId, const QString& message);
   void onSnapshot(SnapshotPtr snapshot);
-  void showPlots(const Snapshot& snapshot);
+  void buildPacer();
   void togglePlay();
   void showAbout();
   void updatePlayAction(bool running);
@@ -163,15 +162,7 @@ class MainWindow : public QMainWindow {
   SnapshotPtr lastSnapshot_;
   bool running_ = false;
   QString shownFailure_;
-  QElapsedTimer plotClock_;   // since the plots last took a snapshot
-  // The views take turns while running (see the constructor): the snapshot the plots show once
-  // the 3-D frame showing it is swapped; a plot frame is due; a 3-D frame waits for it.
-  SnapshotPtr plotPending_;
-  bool plotFrameDue_ = false;
-  bool sceneFrameHeld_ = false;
-  QTimer frameTurn_;
-  bool ackPending_ = false;   // a snapshot waits for its frame before the worker sends another
-  QTimer ackFallback_;
+  FramePacer* pacer_ = nullptr;  // when the views draw, and when the worker sends the next snapshot
 };
 
 }  // namespace ricochet::app
