@@ -34,6 +34,7 @@ namespace ricochet::app {
 class FileActions;
 class FramePacer;
 class PlotPanel;
+class RunStatus;
 class ScenarioEditor;
 class WorkerHost;
 
@@ -119,8 +120,6 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildStatusBar();
   void restoreWindowSettings();
-  void saveScenarioSettings(const Scenario& scenario);
-  Scenario storedScenario(const SystemDescription& system) const;
   std::uint64_t send(const Scenario& scenario, Request request);
   void openSystem(const QString& id, RequestKind kind);
 
@@ -154,14 +153,13 @@ class MainWindow : public QMainWindow {
   QAction* antialiasAction_ = nullptr;
   QComboBox* speedCombo_ = nullptr;
   FileActions* fileActions_ = nullptr;
-  std::map<QString, QLabel*> status_;
+  RunStatus* status_ = nullptr;
 
   std::map<std::uint64_t, Request> requests_;
   std::uint64_t nextRequest_ = 1;
   RunInfoPtr run_;
   SnapshotPtr lastSnapshot_;
   bool running_ = false;
-  QString shownFailure_;
   FramePacer* pacer_ = nullptr;  // when the views draw, and when the worker sends the next snapshot
 };
 
