@@ -1,7 +1,6 @@
 #include "app/desktop/plot_export.hpp"
 
 #include "app/desktop/main_window.hpp"
-#include "app/desktop/notify.hpp"
 #include "app/desktop/plot_panel.hpp"
 #include "render/vtk_widget.hpp"
 
@@ -15,18 +14,13 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QFormLayout>
-#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QOpenGLContext>
 #include <QPushButton>
-#include <QSaveFile>
-#include <QScopeGuard>
-#include <QSettings>
 #include <QSpinBox>
-#include <QStatusBar>
 #include <QVBoxLayout>
 
 #include <X11/Xlib.h>
@@ -68,7 +62,6 @@
 namespace ricochet::app {
 
 namespace {
-const QString kDirKey = QStringLiteral("export/plotDirectory");
 constexpr int kMinSide = 64;
 constexpr int kMaxSide = 8192;
 
@@ -513,18 +506,6 @@ QByteArray svgOf(const std::vector<vtkSmartPointer<vtkChartXY>>& charts, QSize s
   return o.toUtf8();
 }
 
-QString writeAtomically(const QString& path, const QByteArray& bytes) {
-  QSaveFile file(path);  // a temporary file in the target's folder, renamed over it on commit
-  if (!file.open(QIODevice::WriteOnly)) {
-    return QObject::tr("cannot write '%1': %2").arg(QDir::toNativeSeparators(path), file.errorString());
-  }
-  if (file.write(bytes) != bytes.size() || !file.commit()) {
-    const QString why = file.errorString();
-    file.cancelWriting();
-    return QObject::tr("cannot write '%1': %2").arg(QDir::toNativeSeparators(path), why);
-  }
-  return {};
-}
 }  // namespace
 
 double plotExportScale(QSize size) {
@@ -622,7 +603,7 @@ QString exportPlots(const PlotPanel& panel, const PlotExportRequest& r) {
       buffer.open(QIODevice::WriteOnly);
       if (!image.save(&buffer, "PNG")) return QObject::tr("cannot encode the PNG for '%1'").arg(path);
     }
-    return writeAtomically(r.output, bytes);
+    return writeFileAtomically(r.output, bytes);
   }
 
   // SVG: drawn from the same charts, laid out by VTK for this size (axis ends, ticks and their
@@ -630,7 +611,7 @@ QString exportPlots(const PlotPanel& panel, const PlotExportRequest& r) {
   // it writes the curves in the charts' shift-and-scale frame, a non-uniformly scaled group,
   // which turns the strokes into smears and loses the digits of small ranges.)
   figure.layOut();
-  return writeAtomically(r.output, svgOf(charts, r.size, QFileInfo(r.output).completeBaseName()));
+  return writeFileAtomically(r.output, svgOf(charts, r.size, QFileInfo(r.output).completeBaseName()));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -735,44 +716,56 @@ void PlotExportDialog::accept() {
 
 // ---------------------------------------------------------------------------------------------
 
-PlotExporter::PlotExporter(MainWindow* window) : QObject(window), window_(window) {}
+PlotExportTask::PlotExportTask(const PlotPanel& panel, QObject* parent)
+    : ExportJob(parent), panel_(panel) {}
+
+QString PlotExportTask::start(const PlotExportRequest& request) {
+  request_ = request;
+  error_ = exportPlots(panel_, request);
+  emit finished();
+  return {};
+}
+
+ExportReport PlotExportTask::report() const {
+  if (error_.isEmpty()) {
+    return {ExportReport::Outcome::Completed,
+            tr("Plots exported to %1").arg(QDir::toNativeSeparators(request_.output)), {}, {}};
+  }
+  return {ExportReport::Outcome::Failed, tr("Plot export failed: %1").arg(error_),
+          tr("Export plots"), error_};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+PlotExporter::PlotExporter(MainWindow* window) : QObject(window), window_(window) {
+  task_ = new PlotExportTask(*window->plots(), this);
+  controller_ = new ExportController(
+      window, task_,
+      {tr("Plot export"), tr("Export Plots"), QString(), QStringLiteral("export/plotDirectory"),
+       QStringLiteral("plotProgress")});
+}
+
+PlotExportDialog* PlotExporter::dialog() const {
+  return qobject_cast<PlotExportDialog*>(controller_->dialog());
+}
 
 void PlotExporter::showDialog() {
-  QString dir = QSettings().value(kDirKey).toString();
-  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
   const RunInfoPtr run = window_->currentRun();
   const QString base = run ? QString::fromStdString(run->scenario.system) : QStringLiteral("ricochet");
-  if (dialog_) dialog_->deleteLater();
-  dialog_ = new PlotExportDialog(dir, base, window_);
-  dialog_->setAttribute(Qt::WA_DeleteOnClose);
-  connect(dialog_, &QDialog::accepted, this, [this] {
-    if (!dialog_) return;
-    const PlotExportRequest r = dialog_->request();
-    QSettings().setValue(kDirKey, QFileInfo(r.output).absolutePath());
+  auto* dialog = new PlotExportDialog(controller_->directory(), base, window_);
+  controller_->openDialog(dialog, [this, dialog] {
+    const PlotExportRequest r = dialog->request();
+    controller_->rememberDirectory(r.output);
     start(r);
   });
-  dialog_->open();
 }
 
 QString PlotExporter::start(const PlotExportRequest& request) {
-  QString error;
-  {
-    // The figure is rendered off-screen on this thread: about 2 s for a 3200 x 2000 PNG or SVG
-    // under llvmpipe (two 8x-multisampled frames at full size). A busy cursor says the window
-    // is working, not hung (Qt sends it to the X server at once).
-    QGuiApplication::setOverrideCursor(Qt::WaitCursor);
-    const auto restore = qScopeGuard([] { QGuiApplication::restoreOverrideCursor(); });
-    error = exportPlots(*window_->plots(), request);
-  }
-  if (error.isEmpty()) {
-    window_->statusBar()->showMessage(
-        tr("Plots exported to %1").arg(QDir::toNativeSeparators(request.output)), 10000);
-  } else {
-    window_->statusBar()->showMessage(tr("Plot export failed: %1").arg(error), 10000);
-    showMessage(window_, QMessageBox::Warning, tr("Export plots"), error);
-  }
-  emit finished(error);
-  return error;
+  // The figure is rendered off screen on this thread: about 2 s for a 3200 x 2000 PNG under
+  // llvmpipe (two 8x-multisampled frames at full size).
+  controller_->runOnGuiThread([&] { return task_->start(request); });
+  emit finished(task_->error());
+  return task_->error();
 }
 
 }  // namespace ricochet::app

@@ -7,14 +7,15 @@
 // with a frozen copy of their data into a new off-screen VTK window of the requested size, with
 // fonts and line widths scaled to that size, and renders that (PNG) or writes it as SVG from the
 // layout VTK computed for it (axes, ticks, labels) and the data in double precision. Files are
-// written to a temporary file and renamed over the target (QSaveFile), so a failure leaves
-// nothing behind.
+// written through core/io's atomic writer (a temporary file renamed over the target), so a
+// failure leaves nothing behind. The render uses the GUI thread (OpenGL), so the export runs
+// there, under a busy cursor; ExportController shows the dialog and the outcome.
 
+#include "app/desktop/export_controller.hpp"
 #include "app/desktop/size_picker.hpp"
 
 #include <QDialog>
 #include <QObject>
-#include <QPointer>
 #include <QSize>
 #include <QString>
 
@@ -78,7 +79,28 @@ class PlotExportDialog : public QDialog {
   QLabel* error_ = nullptr;
 };
 
-/// File > Export Plots...: the dialog, then the export (a single off-screen render: synchronous).
+/// One plot export, on the GUI thread: it has finished when start() returns.
+class PlotExportTask : public ExportJob {
+  Q_OBJECT
+ public:
+  explicit PlotExportTask(const PlotPanel& panel, QObject* parent = nullptr);
+
+  /// Exports `request` (finished() is emitted before it returns). Never refuses: every problem
+  /// is the export's outcome (error()).
+  QString start(const PlotExportRequest& request);
+  bool isRunning() const override { return false; }
+  void cancel() override {}
+  ExportReport report() const override;
+  /// Why the last export failed; empty when it succeeded.
+  QString error() const { return error_; }
+
+ private:
+  const PlotPanel& panel_;
+  PlotExportRequest request_;
+  QString error_;
+};
+
+/// File > Export Plots...: the dialog and the export, run by an ExportController.
 class PlotExporter : public QObject {
   Q_OBJECT
  public:
@@ -89,14 +111,15 @@ class PlotExporter : public QObject {
   /// message box).
   QString start(const PlotExportRequest& request);
 
-  PlotExportDialog* dialog() const { return dialog_; }
+  PlotExportDialog* dialog() const;
 
  signals:
   void finished(const QString& error);  ///< after each start(); empty error on success
 
  private:
   MainWindow* window_;
-  QPointer<PlotExportDialog> dialog_;
+  PlotExportTask* task_ = nullptr;
+  ExportController* controller_ = nullptr;
 };
 
 }  // namespace ricochet::app
