@@ -39,8 +39,6 @@
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 
-#include <cmath>
-
 // Resources of a static library must be registered explicitly (outside any namespace).
 static void initDesktopResources() { Q_INIT_RESOURCE(ricochet); }
 
