@@ -79,9 +79,8 @@ Layout layOut(const PlotFigure& f, QSizeF size, double scale, const Layout* tick
     c.bottom = bottom;
     c.top = bottom + band;
     c.timeLabels = i + 1 == n;
-    const double border = c.timeLabels && !f.timeTitle.isEmpty()
-                              ? std::max<double>(ps::kHiddenBorder, labelFs + titleFs + ps::kAxisMargin)
-                              : ps::kHiddenBorder;
+    const double text = c.timeLabels ? labelFs + (f.timeTitle.isEmpty() ? 0.0 : titleFs) : 0.0;
+    const double border = std::max<double>(ps::kHiddenBorder, text + ps::kAxisMargin);
     c.y0 = std::trunc(c.bottom) + border;
     c.y1 = std::trunc(c.top) - ps::kHiddenBorder;
     const PlotChart& chart = f.charts[i];
