@@ -3,6 +3,12 @@
 ricochet_add_test(NAME test_trace_decimator SOURCES test_trace_decimator.cpp LABELS core)
 
 if(RICOCHET_BUILD_GUI)
+  # The frame pacing policy alone (fake clock, frames reported by hand): no display needed.
+  ricochet_add_test(NAME test_gui_frame_pacer SOURCES test_gui_frame_pacer.cpp
+    LABELS gui LIBS ricochet_desktop TIMEOUT 60)
+  # The plot data, its tick rule (checked against vtkAxis) and its SVG drawing, without a window.
+  ricochet_add_test(NAME test_gui_plot_figure SOURCES test_gui_plot_figure.cpp
+    LABELS gui LIBS ricochet_desktop VTK::ChartsCore VTK::RenderingContext2D TIMEOUT 60)
   # Drives the real MainWindow: systems, edits, refusals, pause/step/resume, GUI latency, settings;
   # and launches bin/ricochet itself, reading its windows back from the X server (xcb).
   find_package(X11 REQUIRED COMPONENTS xcb)

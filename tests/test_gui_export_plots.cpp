@@ -74,6 +74,7 @@ struct Svg {
   int curves = 0;              // <polyline>/<path>/<polygon> elements with >= 50 points
   int maxPoints = 0;           // points of the longest one
   QStringList texts;           // the character data of <text> elements (trimmed)
+  QList<std::pair<QPointF, QString>> middleTexts;  // centred ones (time tick labels, titles)
   QMap<QString, QList<QPointF>> series;  // <polyline data-series="NAME">'s points, by name
   QSizeF size;                 // the root's width and height
 };
@@ -94,9 +95,17 @@ Svg parseSvg(const QByteArray& bytes) {
   Svg s;
   QXmlStreamReader xml(bytes);
   bool first = true;
+  QStringList anchors{QString()};  // text-anchor of the enclosing groups
   while (!xml.atEnd()) {
-    if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+    const QXmlStreamReader::TokenType token = xml.readNext();
+    if (token == QXmlStreamReader::EndElement && xml.name() == u"g") anchors.removeLast();
+    if (token != QXmlStreamReader::StartElement) continue;
     const QStringView name = xml.name();
+    if (name == u"g") {
+      const QXmlStreamAttributes a = xml.attributes();
+      anchors << (a.hasAttribute(QStringLiteral("text-anchor")) ? a.value(QStringLiteral("text-anchor")).toString()
+                                                                  : anchors.last());
+    }
     if (first) {
       s.rootIsSvg = name == u"svg";
       s.size = QSizeF(xml.attributes().value(QStringLiteral("width")).toDouble(),
@@ -119,7 +128,12 @@ Svg parseSvg(const QByteArray& bytes) {
       s.maxPoints = std::max(s.maxPoints, n);
       if (n >= 50) ++s.curves;
     } else if (name == u"text") {
+      const QXmlStreamAttributes a = xml.attributes();
+      const QString anchor = a.hasAttribute(QStringLiteral("text-anchor")) ? a.value(QStringLiteral("text-anchor")).toString()
+                                                                           : anchors.last();
+      const QPointF at(a.value(QStringLiteral("x")).toDouble(), a.value(QStringLiteral("y")).toDouble());
       s.texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+      if (anchor == QStringLiteral("middle")) s.middleTexts << std::pair{at, s.texts.back()};
     }
   }
   if (xml.hasError()) s.error = xml.errorString();
@@ -261,6 +275,19 @@ class TestGuiExportPlots : public QObject {
         QVERIFY(p.x() >= 0 && p.x() <= 1600 && p.y() >= 0 && p.y() <= 1000);
       }
       QVERIFY2(worst < 0.03, qPrintable(QStringLiteral("%1: %2 px off").arg(name).arg(worst)));
+      // The time axis's tick labels (numbers, centred under the lowest chart) sit at their values
+      // on the curves' map, written as the panel writes them.
+      int ticks = 0;
+      for (const auto& [at, text] : s.middleTexts) {
+        bool ok = false;
+        const double v = text.toDouble(&ok);
+        if (!ok) continue;
+        QCOMPARE(text, ricochet::app::tickLabel(v));
+        QVERIFY2(std::fabs(ax + bx * v - at.x()) < 0.03, qPrintable(QStringLiteral("%1: %2").arg(name, text)));
+        QVERIFY(at.y() > 0.9 * 1000);  // under the lowest chart
+        ++ticks;
+      }
+      QVERIFY2(ticks >= 5, qPrintable(QString::number(ticks)));
     }
     // Axis titles and the legend's series names as text.
     QVERIFY2(s.texts.contains(QStringLiteral("t [s]")), qPrintable(s.texts.join(QStringLiteral(" | "))));

@@ -1,7 +1,6 @@
 #include "app/desktop/export_animation.hpp"
 
 #include "app/desktop/main_window.hpp"
-#include "app/desktop/notify.hpp"
 #include "core/io/scenario_io.hpp"
 #include "core/model/registry.hpp"
 
@@ -18,13 +17,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressDialog>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
-#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -34,7 +30,6 @@
 namespace ricochet::app {
 
 namespace {
-const QString kDirKey = QStringLiteral("export/animationDirectory");
 constexpr int kKillAfterMs = 5000;  // SIGTERM grace period before SIGKILL
 
 constexpr SizePreset kSizes[] = {{"640 \u00d7 360", 640, 360},
@@ -83,7 +78,7 @@ QStringList videoArguments(const AnimationRequest& r, const QString& scenarioFil
 
 // ---------------------------------------------------------------------------------------------
 
-AnimationExportTask::AnimationExportTask(QObject* parent) : QObject(parent) {
+AnimationExportTask::AnimationExportTask(QObject* parent) : ExportJob(parent) {
   program_ = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("ricochet-cli"));
   if (!QFileInfo(program_).isExecutable()) {
     const QString onPath = QStandardPaths::findExecutable(QStringLiteral("ricochet-cli"));
@@ -176,7 +171,8 @@ void AnimationExportTask::readOutput() {
         framesDone_ = done;
         framesTotal_ = total;
         simTime_ = t;
-        emit progressed(done, total, t);
+        emit progressed(done, total,
+                        tr("Frame %1 of %2 (t = %3 s)").arg(done).arg(total).arg(t, 0, 'f', 2));
       }
     } else if (!line.isEmpty()) {
       summary_ = QString::fromUtf8(line);
@@ -208,6 +204,30 @@ void AnimationExportTask::onFinished(int exitCode, QProcess::ExitStatus status) 
   }
   scenarioDir_.reset();
   emit finished();
+}
+
+ExportReport AnimationExportTask::report() const {
+  const QString name = QFileInfo(request_.output).fileName();
+  using O = ExportReport::Outcome;
+  switch (outcome_) {
+    case Outcome::Completed:
+      return {O::Completed, tr("Exported %1 (%2 frames)").arg(name).arg(framesTotal_), {}, {}};
+    case Outcome::IntegratorFailed:
+      return {O::StoppedAtFailure, tr("Exported up to the failure: %1").arg(errorText_),
+              tr("Animation export"),
+              tr("The run failed during the animation; %1 holds the frames up to the failure.\n\n%2")
+                  .arg(name, errorText_)};
+    case Outcome::Cancelled:
+      return {O::Cancelled, tr("Animation export cancelled; no file written"), {}, {}};
+    case Outcome::Failed:
+      break;
+  }
+  QString text = errorText_;  // the command's message, verbatim
+  if (text.contains(QStringLiteral("ffmpeg"))) {
+    text += tr("\n\nOgg/Theora (.ogv) needs no external program.");
+  }
+  return {O::Failed, tr("Animation export failed: %1").arg(errorText_), tr("Animation export failed"),
+          text};
 }
 
 void AnimationExportTask::removeLeftovers() {
@@ -433,101 +453,37 @@ void AnimationExportDialog::accept() {
 
 AnimationExporter::AnimationExporter(MainWindow* window) : QObject(window), window_(window) {
   task_ = new AnimationExportTask(this);
-  connect(task_, &AnimationExportTask::progressed, this, &AnimationExporter::onProgress);
-  connect(task_, &AnimationExportTask::finished, this, &AnimationExporter::onFinished);
+  controller_ = new ExportController(
+      window, task_,
+      {tr("Animation export"), tr("Export Animation"), tr("An animation export is already running"),
+       QStringLiteral("export/animationDirectory"), QStringLiteral("animationProgress")});
+  connect(controller_, &ExportController::finished, this, &AnimationExporter::finished);
+}
+
+AnimationExportDialog* AnimationExporter::dialog() const {
+  return qobject_cast<AnimationExportDialog*>(controller_->dialog());
 }
 
 void AnimationExporter::showDialog() {
   const RunInfoPtr run = window_->currentRun();
-  if (!run) return;
-  if (task_->isRunning()) {
-    window_->statusBar()->showMessage(tr("An animation export is already running"), 5000);
-    return;
-  }
+  if (!run || !controller_->ready()) return;
   const SnapshotPtr snap = window_->lastSnapshot();
   const double now = snap && snap->generation == run->generation ? snap->t : 0.0;
-  QString dir = QSettings().value(kDirKey).toString();
-  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
-  if (dialog_) dialog_->deleteLater();
-  dialog_ = new AnimationExportDialog(run->scenario, now, dir, ffmpegAvailable(), window_);
-  dialog_->setAttribute(Qt::WA_DeleteOnClose);
-  connect(dialog_, &QDialog::accepted, this, [this] {
-    if (!dialog_) return;
-    const AnimationRequest r = dialog_->request();
-    QSettings().setValue(kDirKey, QFileInfo(r.output).absolutePath());
+  auto* dialog = new AnimationExportDialog(run->scenario, now, controller_->directory(),
+                                           ffmpegAvailable(), window_);
+  controller_->openDialog(dialog, [this, dialog] {
+    const AnimationRequest r = dialog->request();
+    controller_->rememberDirectory(r.output);
     start(r);
   });
-  dialog_->open();
 }
 
 QString AnimationExporter::start(const AnimationRequest& request) {
-  const QString error = task_->start(request);
-  if (!error.isEmpty()) {
-    window_->statusBar()->showMessage(tr("Animation export refused: %1").arg(error), 10000);
-    showMessage(window_, QMessageBox::Warning, tr("Animation export"), error);
-    return error;
-  }
-  if (!progress_) {
-    progress_ = new QProgressDialog(window_);
-    progress_->setObjectName(QStringLiteral("animationProgress"));
-    progress_->setWindowTitle(tr("Export Animation"));
-    progress_->setAutoClose(false);
-    progress_->setAutoReset(false);
-    progress_->setWindowModality(Qt::NonModal);  // the live view and the editors stay usable
-    connect(progress_, &QProgressDialog::canceled, this, &AnimationExporter::cancel);
-  }
-  progress_->setRange(0, 0);  // busy until the first progress line gives the frame count
-  progress_->setLabelText(tr("Rendering %1...").arg(QFileInfo(request.output).fileName()));
-  progress_->setMinimumDuration(0);
-  progress_->setValue(0);
-  progress_->show();
-  return {};
+  // Busy until the command's first progress line gives the frame count; shown at once.
+  return controller_->start([&] { return task_->start(request); },
+                            tr("Rendering %1...").arg(QFileInfo(request.output).fileName()), 0, 0);
 }
 
-void AnimationExporter::cancel() {
-  if (!task_->isRunning()) return;
-  task_->cancel();
-  if (progress_) progress_->setLabelText(tr("Cancelling..."));
-}
-
-void AnimationExporter::onProgress(qint64 done, qint64 total, double t) {
-  if (!progress_ || total <= 0) return;
-  progress_->setMaximum(int(std::min<qint64>(total, 1'000'000)));
-  progress_->setValue(int(std::min(done, qint64(progress_->maximum()))));
-  progress_->setLabelText(tr("Frame %1 of %2 (t = %3 s)").arg(done).arg(total).arg(t, 0, 'f', 2));
-}
-
-void AnimationExporter::onFinished() {
-  if (progress_) {
-    progress_->reset();
-    progress_->hide();
-  }
-  const QString name = QFileInfo(task_->request().output).fileName();
-  switch (task_->outcome()) {
-    case AnimationExportTask::Outcome::Completed:
-      window_->statusBar()->showMessage(
-          tr("Exported %1 (%2 frames)").arg(name).arg(task_->framesTotal()), 10000);
-      break;
-    case AnimationExportTask::Outcome::IntegratorFailed:
-      window_->statusBar()->showMessage(tr("Exported up to the failure: %1").arg(task_->errorText()), 10000);
-      showMessage(window_, QMessageBox::Information, tr("Animation export"),
-                  tr("The run failed during the animation; %1 holds the frames up to the failure.\n\n%2")
-                      .arg(name, task_->errorText()));
-      break;
-    case AnimationExportTask::Outcome::Cancelled:
-      window_->statusBar()->showMessage(tr("Animation export cancelled; no file written"), 5000);
-      break;
-    case AnimationExportTask::Outcome::Failed: {
-      QString text = task_->errorText();  // the command's message, verbatim
-      window_->statusBar()->showMessage(tr("Animation export failed: %1").arg(text), 10000);
-      if (text.contains(QStringLiteral("ffmpeg"))) {
-        text += tr("\n\nOgg/Theora (.ogv) needs no external program.");
-      }
-      showMessage(window_, QMessageBox::Warning, tr("Animation export failed"), text);
-      break;
-    }
-  }
-  emit finished();
-}
+void AnimationExporter::cancel() { controller_->cancel(); }
 
 }  // namespace ricochet::app

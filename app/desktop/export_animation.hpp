@@ -8,15 +8,15 @@
 // and the live view keeps working meanwhile. Progress comes from the command's machine-readable
 // stdout lines ("progress DONE TOTAL T"); Cancel sends SIGTERM (the command removes its partial
 // output; after 5 s without an exit it is killed and its temporary files are removed here). A
-// failure shows the command's stderr verbatim.
+// failure shows the command's stderr verbatim. ExportController shows the dialog, the progress and
+// the outcome.
 
-#include "core/model/system.hpp"
+#include "app/desktop/export_controller.hpp"
 #include "app/desktop/size_picker.hpp"
+#include "core/model/system.hpp"
 
 #include <QDialog>
-#include <QElapsedTimer>
 #include <QObject>
-#include <QPointer>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -64,7 +64,7 @@ struct AnimationRequest {
 QStringList videoArguments(const AnimationRequest& request, const QString& scenarioFile);
 
 /// One `ricochet-cli video` child process.
-class AnimationExportTask : public QObject {
+class AnimationExportTask : public ExportJob {
   Q_OBJECT
  public:
   enum class Outcome { Completed, IntegratorFailed, Cancelled, Failed };
@@ -80,8 +80,8 @@ class AnimationExportTask : public QObject {
   /// one line (nothing started).
   QString start(const AnimationRequest& request);
   /// SIGTERM now, SIGKILL (and removal of its temporary files) if it has not exited in 5 s.
-  void cancel();
-  bool isRunning() const { return process_ && process_->state() != QProcess::NotRunning; }
+  void cancel() override;
+  bool isRunning() const override { return process_ && process_->state() != QProcess::NotRunning; }
 
   std::int64_t framesDone() const { return framesDone_; }
   std::int64_t framesTotal() const { return framesTotal_; }
@@ -95,10 +95,7 @@ class AnimationExportTask : public QObject {
   /// The command's last stdout line (its summary) on success.
   QString summaryLine() const { return summary_; }
   const AnimationRequest& request() const { return request_; }
-
- signals:
-  void progressed(qint64 framesDone, qint64 framesTotal, double simulatedTime);
-  void finished();
+  ExportReport report() const override;
 
  private:
   void readOutput();
@@ -167,7 +164,7 @@ class AnimationExportDialog : public QDialog {
   QLabel* error_ = nullptr;
 };
 
-/// File > Export Animation...: the dialog, the child process and its progress dialog.
+/// File > Export Animation...: the dialog and the child process, run by an ExportController.
 class AnimationExporter : public QObject {
   Q_OBJECT
  public:
@@ -180,20 +177,16 @@ class AnimationExporter : public QObject {
   void cancel();
 
   AnimationExportTask* task() const { return task_; }
-  AnimationExportDialog* dialog() const { return dialog_; }
-  QProgressDialog* progressDialog() const { return progress_; }
+  AnimationExportDialog* dialog() const;
+  QProgressDialog* progressDialog() const { return controller_->progressDialog(); }
 
  signals:
   void finished();  ///< task() holds the outcome
 
  private:
-  void onProgress(qint64 done, qint64 total, double t);
-  void onFinished();
-
   MainWindow* window_;
   AnimationExportTask* task_ = nullptr;
-  QPointer<AnimationExportDialog> dialog_;
-  QProgressDialog* progress_ = nullptr;
+  ExportController* controller_ = nullptr;
 };
 
 }  // namespace ricochet::app

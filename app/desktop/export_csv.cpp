@@ -1,7 +1,6 @@
 #include "app/desktop/export_csv.hpp"
 
 #include "app/desktop/main_window.hpp"
-#include "app/desktop/notify.hpp"
 #include "core/model/registry.hpp"
 
 #include <QCheckBox>
@@ -14,35 +13,34 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressDialog>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
-#include <QSettings>
 #include <QSpinBox>
-#include <QStatusBar>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace ricochet::app {
 
 namespace {
-const QString kDirKey = QStringLiteral("export/csvDirectory");
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 std::filesystem::path fsPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
 
-CsvExportTask::CsvExportTask(QObject* parent) : QObject(parent) {
+CsvExportTask::CsvExportTask(QObject* parent) : ExportJob(parent) {
   connect(&watcher_, &QFutureWatcher<io::RunSummary>::finished, this, [this] {
+    poll_.stop();
     summary_ = watcher_.result();
     running_ = false;
     emit finished();
+  });
+  poll_.setInterval(kPollMs);
+  connect(&poll_, &QTimer::timeout, this, [this] {
+    if (running_) emit progressed(stepsDone(), total_, QString());
   });
 }
 
@@ -79,6 +77,8 @@ QString CsvExportTask::start(const CsvExportRequest& request) {
     return !cancel_.load(std::memory_order_relaxed);
   };
   running_ = true;
+  request_ = request;
+  poll_.start();
   // The simulation moves into the task (shared_ptr: QtConcurrent copies its callable).
   std::shared_ptr<Simulation> sim(std::move(created.simulation));
   const Scenario scenario = request.scenario;
@@ -86,6 +86,36 @@ QString CsvExportTask::start(const CsvExportRequest& request) {
     return io::runSimulation(*sim, scenario, options);
   }));
   return {};
+}
+
+ExportReport CsvExportTask::report() const {
+  QStringList files;
+  if (!request_.traceCsv.isEmpty()) files << QFileInfo(request_.traceCsv).fileName();
+  if (!request_.impactsCsv.isEmpty()) files << QFileInfo(request_.impactsCsv).fileName();
+  const io::RunSummary& s = summary_;
+  using Outcome = ExportReport::Outcome;
+  switch (s.outcome) {
+    case io::RunOutcome::Completed:
+      return {Outcome::Completed,
+              tr("Exported %1 (%2 trace rows, %3 impacts)")
+                  .arg(files.join(QStringLiteral(", ")))
+                  .arg(s.traceRows)
+                  .arg(s.impactRows),
+              {}, {}};
+    case io::RunOutcome::IntegratorFailed:
+      return {Outcome::StoppedAtFailure, tr("Exported up to the failure: %1").arg(qs(s.message)),
+              tr("CSV export"),
+              tr("The run failed, as the live run did; %1 hold everything up to the last good "
+                 "state (as ricochet-cli writes them).\n\n%2")
+                  .arg(files.join(QStringLiteral(" and ")), qs(s.message))};
+    case io::RunOutcome::Cancelled:
+      return {Outcome::Cancelled, tr("CSV export cancelled; no file written"), {}, {}};
+    case io::RunOutcome::OutputError:
+    case io::RunOutcome::InvalidOptions:
+      break;
+  }
+  return {Outcome::Failed, tr("CSV export failed: %1").arg(qs(s.message)), tr("CSV export failed"),
+          tr("No file was written.\n\n%1").arg(qs(s.message))};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,111 +288,45 @@ void CsvExportDialog::accept() {
 
 CsvExporter::CsvExporter(MainWindow* window) : QObject(window), window_(window) {
   task_ = new CsvExportTask(this);
-  connect(task_, &CsvExportTask::finished, this, &CsvExporter::onFinished);
-  poll_ = new QTimer(this);
-  poll_->setInterval(100);
-  connect(poll_, &QTimer::timeout, this, &CsvExporter::updateProgress);
+  controller_ = new ExportController(
+      window, task_,
+      {tr("CSV export"), tr("Export CSV"), tr("A CSV export is already running"),
+       QStringLiteral("export/csvDirectory"), QStringLiteral("csvProgress")});
+  connect(controller_, &ExportController::finished, this,
+          [this] { emit finished(task_->summary()); });
+}
+
+CsvExportDialog* CsvExporter::dialog() const {
+  return qobject_cast<CsvExportDialog*>(controller_->dialog());
 }
 
 void CsvExporter::showDialog(bool trace, bool impacts) {
   const RunInfoPtr run = window_->currentRun();
   const SnapshotPtr snap = window_->lastSnapshot();
-  if (!run) return;
-  if (task_->isRunning()) {
-    window_->statusBar()->showMessage(tr("A CSV export is already running"), 5000);
-    return;
-  }
+  if (!run || !controller_->ready()) return;
   std::int64_t step = 0;
   bool failed = false;
   if (snap && snap->generation == run->generation) {
     step = snap->step;
     failed = !snap->failure.isEmpty();
   }
-  QString dir = QSettings().value(kDirKey).toString();
-  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
-  if (dialog_) dialog_->deleteLater();
-  dialog_ = new CsvExportDialog(run->scenario, step, failed, dir, window_);
-  dialog_->setAttribute(Qt::WA_DeleteOnClose);
-  dialog_->traceBox()->setChecked(trace);
-  dialog_->impactsBox()->setChecked(impacts);
-  connect(dialog_, &QDialog::accepted, this, [this] {
-    if (!dialog_) return;
-    const CsvExportRequest r = dialog_->request();
-    const QString first = r.traceCsv.isEmpty() ? r.impactsCsv : r.traceCsv;
-    QSettings().setValue(kDirKey, QFileInfo(first).absolutePath());
+  auto* dialog = new CsvExportDialog(run->scenario, step, failed, controller_->directory(), window_);
+  dialog->traceBox()->setChecked(trace);
+  dialog->impactsBox()->setChecked(impacts);
+  controller_->openDialog(dialog, [this, dialog] {
+    const CsvExportRequest r = dialog->request();
+    controller_->rememberDirectory(r.traceCsv.isEmpty() ? r.impactsCsv : r.traceCsv);
     start(r);
   });
-  dialog_->open();
 }
 
 QString CsvExporter::start(const CsvExportRequest& request) {
-  const QString error = task_->start(request);
-  if (!error.isEmpty()) {
-    window_->statusBar()->showMessage(tr("CSV export refused: %1").arg(error), 10000);
-    showMessage(window_, QMessageBox::Warning, tr("CSV export"), error);
-    return error;
-  }
-  running_ = request;
-  if (!progress_) {
-    progress_ = new QProgressDialog(window_);
-    progress_->setObjectName(QStringLiteral("csvProgress"));
-    progress_->setWindowTitle(tr("Export CSV"));
-    progress_->setAutoClose(false);
-    progress_->setAutoReset(false);
-    progress_->setWindowModality(Qt::NonModal);  // the live view and the editors stay usable
-    progress_->setRange(0, 1000);
-    connect(progress_, &QProgressDialog::canceled, this, &CsvExporter::cancel);
-  }
-  progress_->setLabelText(tr("Integrating %1 steps of %2...").arg(request.steps).arg(qs(request.scenario.system)));
-  progress_->setValue(0);
-  progress_->setMinimumDuration(400);  // short exports finish without flashing a dialog
-  poll_->start();
-  return {};
+  return controller_->start(
+      [&] { return task_->start(request); },
+      tr("Integrating %1 steps of %2...").arg(request.steps).arg(qs(request.scenario.system)),
+      request.steps, 400);  // short exports finish without flashing a progress window
 }
 
-void CsvExporter::cancel() { task_->cancel(); }
-
-void CsvExporter::updateProgress() {
-  if (!progress_ || !task_->isRunning()) return;
-  const std::int64_t total = task_->stepsTotal();
-  const double fraction = total > 0 ? double(task_->stepsDone()) / double(total) : 0.0;
-  progress_->setValue(int(std::lround(1000.0 * std::clamp(fraction, 0.0, 1.0))));
-}
-
-void CsvExporter::onFinished() {
-  poll_->stop();
-  if (progress_) {
-    progress_->reset();  // stops its show timer
-    progress_->hide();
-  }
-  const io::RunSummary& s = task_->summary();
-  QStringList files;
-  if (!running_.traceCsv.isEmpty()) files << QFileInfo(running_.traceCsv).fileName();
-  if (!running_.impactsCsv.isEmpty()) files << QFileInfo(running_.impactsCsv).fileName();
-  switch (s.outcome) {
-    case io::RunOutcome::Completed:
-      window_->statusBar()->showMessage(
-          tr("Exported %1 (%2 trace rows, %3 impacts)").arg(files.join(QStringLiteral(", ")))
-              .arg(s.traceRows).arg(s.impactRows), 10000);
-      break;
-    case io::RunOutcome::IntegratorFailed:
-      window_->statusBar()->showMessage(tr("Exported up to the failure: %1").arg(qs(s.message)), 10000);
-      showMessage(window_, QMessageBox::Information, tr("CSV export"),
-                  tr("The run failed, as the live run did; %1 hold everything up to the last good "
-                     "state (as ricochet-cli writes them).\n\n%2")
-                      .arg(files.join(QStringLiteral(" and ")), qs(s.message)));
-      break;
-    case io::RunOutcome::Cancelled:
-      window_->statusBar()->showMessage(tr("CSV export cancelled; no file written"), 5000);
-      break;
-    case io::RunOutcome::OutputError:
-    case io::RunOutcome::InvalidOptions:
-      window_->statusBar()->showMessage(tr("CSV export failed: %1").arg(qs(s.message)), 10000);
-      showMessage(window_, QMessageBox::Warning, tr("CSV export failed"),
-                  tr("No file was written.\n\n%1").arg(qs(s.message)));
-      break;
-  }
-  emit finished(s);
-}
+void CsvExporter::cancel() { controller_->cancel(); }
 
 }  // namespace ricochet::app

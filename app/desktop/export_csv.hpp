@@ -8,15 +8,17 @@
 //   ricochet-cli run SAVED.json --steps N --every K --csv TRACE --impacts-csv IMPACTS
 // The driver writes through temporary files renamed at the end, so a cancelled or failed export
 // leaves no file behind (and an existing file untouched). The live simulation keeps running.
+// ExportController shows the dialog, the progress and the outcome.
 
+#include "app/desktop/export_controller.hpp"
 #include "core/io/trace.hpp"
 #include "core/model/system.hpp"
 
 #include <QDialog>
 #include <QFutureWatcher>
 #include <QObject>
-#include <QPointer>
 #include <QString>
+#include <QTimer>
 
 #include <atomic>
 #include <cstdint>
@@ -40,13 +42,14 @@ struct CsvExportRequest {
   QString impactsCsv;      ///< empty: no impacts file
 };
 
-/// One export on a pool thread. Progress is read by polling (stepsDone()); cancel() is answered
-/// within kProgressInterval steps.
-class CsvExportTask : public QObject {
+/// One export on a pool thread. Its progress (stepsDone()) is polled every kPollMs and reported
+/// through progressed(); cancel() is answered within kProgressInterval steps.
+class CsvExportTask : public ExportJob {
   Q_OBJECT
  public:
   /// Steps between progress reports / cancel checks (a few ms of integration at most).
   static constexpr std::int64_t kProgressInterval = 512;
+  static constexpr int kPollMs = 100;
 
   explicit CsvExportTask(QObject* parent = nullptr);
   ~CsvExportTask() override;  ///< cancels a running export and waits for it (no file is left)
@@ -54,23 +57,22 @@ class CsvExportTask : public QObject {
   /// Checks `request` and starts it. Empty on success, otherwise one line naming the value
   /// (nothing started).
   QString start(const CsvExportRequest& request);
-  void cancel() { cancel_.store(true, std::memory_order_relaxed); }
-  bool isRunning() const { return running_; }
+  void cancel() override { cancel_.store(true, std::memory_order_relaxed); }
+  bool isRunning() const override { return running_; }
   std::int64_t stepsDone() const { return done_.load(std::memory_order_relaxed); }
   std::int64_t stepsTotal() const { return total_; }
   /// The driver's summary of the last finished export (outcome, message, rows written).
   const io::RunSummary& summary() const { return summary_; }
-
- signals:
-  /// The export ended (completed, integrator failure, cancelled or an output error): summary().
-  void finished();
+  ExportReport report() const override;
 
  private:
   QFutureWatcher<io::RunSummary> watcher_;
+  QTimer poll_;
   std::atomic<bool> cancel_{false};
   std::atomic<std::int64_t> done_{0};
   std::int64_t total_ = 0;
   bool running_ = false;
+  CsvExportRequest request_;
   io::RunSummary summary_;
 };
 
@@ -109,7 +111,8 @@ class CsvExportDialog : public QDialog {
   QLabel* error_ = nullptr;
 };
 
-/// File > Export Trace CSV / Export Impacts CSV: the dialog, the task and its progress dialog.
+/// File > Export Trace CSV / Export Impacts CSV: the dialog and the task, run by an
+/// ExportController.
 class CsvExporter : public QObject {
   Q_OBJECT
  public:
@@ -124,23 +127,17 @@ class CsvExporter : public QObject {
   void cancel();
 
   CsvExportTask* task() const { return task_; }
-  CsvExportDialog* dialog() const { return dialog_; }
-  QProgressDialog* progressDialog() const { return progress_; }
+  CsvExportDialog* dialog() const;
+  QProgressDialog* progressDialog() const { return controller_->progressDialog(); }
 
  signals:
   /// An export ended; `summary` says how (its message names the step and time of a failure).
   void finished(const ricochet::io::RunSummary& summary);
 
  private:
-  void onFinished();
-  void updateProgress();
-
   MainWindow* window_;
   CsvExportTask* task_ = nullptr;
-  QPointer<CsvExportDialog> dialog_;
-  QProgressDialog* progress_ = nullptr;
-  class QTimer* poll_ = nullptr;
-  CsvExportRequest running_;
+  ExportController* controller_ = nullptr;
 };
 
 }  // namespace ricochet::app

@@ -1,10 +1,13 @@
 #include "app/desktop/main_window.hpp"
 
 #include "app/desktop/file_actions.hpp"
+#include "app/desktop/frame_pacer.hpp"
 #include "app/desktop/number_field.hpp"
 #include "app/desktop/plot_panel.hpp"
+#include "app/desktop/run_status.hpp"
 #include "app/desktop/scenario_editor.hpp"
 #include "app/desktop/scenario_files.hpp"
+#include "app/desktop/scenario_settings.hpp"
 #include "app/desktop/simulation_worker.hpp"
 #include "core/model/registry.hpp"
 #include "render/qt/vtk_widget.hpp"
@@ -21,7 +24,6 @@
 #include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
-#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -37,34 +39,13 @@
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 
-#include <cmath>
-
 // Resources of a static library must be registered explicitly (outside any namespace).
 static void initDesktopResources() { Q_INIT_RESOURCE(ricochet); }
 
 namespace ricochet::app {
 
 namespace {
-constexpr int kPlotPeriodMs = 50;  // plots redraw at <= 20 Hz while running
-// Snapshots come on a 1/60 s grid but arrive a little early or late: every third one is due.
-constexpr int kPlotSlackMs = 4;
-
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-// Decimal places that resolve one step of length h in the time display (2..9).
-int timeDecimals(double h) {
-  if (!(h > 0.0)) return 3;
-  return std::clamp(int(std::ceil(-std::log10(h) - 1e-9)), 2, 9);
-}
-
-// 2822209 -> "2 822 209" (thin spaces: readable, and the same in every locale).
-QString groupedInteger(std::int64_t n) {
-  return QLocale(QLocale::English, QLocale::UnitedStates)
-      .toString(qlonglong(n))
-      .replace(QLatin1Char(','), QChar(0x2009));
-}
-
-QString scientific(double v) { return QString::number(v, 'e', 2); }
 
 bool equalScenarios(const Scenario& a, const Scenario& b) {
   return a.system == b.system && a.parameters == b.parameters && a.initial == b.initial &&
@@ -142,43 +123,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   connect(sceneWidget_, &render::VtkWidget::contextFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("3-D view unavailable: %1").arg(message));
   });
-  ackFallback_.setSingleShot(true);
-  ackFallback_.setInterval(250);
-  auto ack = [this] {
-    if (!ackPending_) return;
-    ackPending_ = false;
-    ackFallback_.stop();
-    if (host_) host_->snapshotConsumed();
-  };
-  // Acked when the frame showing the snapshot starts: the worker prepares the next one while
-  // this one is drawn, and still never more than one waits (frame pacing, issue 3).
-  connect(sceneWidget_, &render::VtkWidget::frameStarted, this, ack);
-  connect(&ackFallback_, &QTimer::timeout, this, ack);
-  // While running, the two views take turns, one frame per event-loop pass: a snapshot's plots
-  // are drawn after its 3-D frame, and the next 3-D frame waits for that plot frame. Requested
-  // together, both update requests fall due at once and draw back to back, and input and timers
-  // wait for both frames: up to ~130 ms on two loaded cores, against ~75 ms for the longer one.
-  auto plotPending = [this] {
-    const SnapshotPtr s = std::move(plotPending_);
-    plotPending_.reset();
-    if (s && run_ && s->generation == run_->generation) showPlots(*s);
-  };
-  connect(sceneWidget_, &render::VtkWidget::frameSwapped, this, plotPending);
-  connect(&ackFallback_, &QTimer::timeout, this, plotPending);
-
   buildDocks();
-  frameTurn_.setSingleShot(true);
-  frameTurn_.setInterval(100);  // a plot frame that never comes (dock hidden) holds nothing long
-  auto sceneTurn = [this] {
-    plotFrameDue_ = false;
-    frameTurn_.stop();
-    if (sceneFrameHeld_) {
-      sceneFrameHeld_ = false;
-      sceneWidget_->requestRender();
-    }
-  };
-  connect(plots_->view(), &render::VtkWidget::frameSwapped, this, sceneTurn);
-  connect(&frameTurn_, &QTimer::timeout, this, sceneTurn);
+  buildPacer();
   buildActions();
   buildStatusBar();
   setAntialiasing(false);
@@ -236,8 +182,7 @@ QString MainWindow::defaultSystemId() {
 vtkRenderer* MainWindow::sceneRenderer() const { return scene_->renderer; }
 
 QLabel* MainWindow::statusField(const QString& name) const {
-  auto it = status_.find(name);
-  return it == status_.end() ? nullptr : it->second;
+  return status_->field(name);
 }
 
 void MainWindow::buildDocks() {
@@ -410,28 +355,7 @@ void MainWindow::buildActions() {
   viewMenu->addAction(bar->toggleViewAction());
 }
 
-void MainWindow::buildStatusBar() {
-  struct Field {
-    const char* name;
-    const char* tip;
-    int minChars;
-  };
-  const Field fields[] = {{"state", "Run state", 8},
-                          {"time", "Simulated time", 14},
-                          {"steps", "Steps taken", 12},
-                          {"impacts", "Impacts so far", 10},
-                          {"rate", "Integrator steps per wall-clock second", 14},
-                          {"error", "Relative energy error (E - E0)/|E0| of the current state", 16}};
-  for (const Field& f : fields) {
-    auto* l = new QLabel;
-    l->setObjectName(QStringLiteral("status_") + QString::fromLatin1(f.name));
-    l->setToolTip(tr(f.tip));
-    l->setMinimumWidth(l->fontMetrics().horizontalAdvance(QLatin1Char('0')) * f.minChars);
-    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    statusBar()->addPermanentWidget(l);
-    status_[QString::fromLatin1(f.name)] = l;
-  }
-}
+void MainWindow::buildStatusBar() { status_ = new RunStatus(statusBar()); }
 
 void MainWindow::restoreWindowSettings() {
   QSettings& settings = *settings_;
@@ -440,69 +364,6 @@ void MainWindow::restoreWindowSettings() {
   trailAction_->setChecked(settings.value(QStringLiteral("view/trail"), true).toBool());
   logErrorAction_->setChecked(settings.value(QStringLiteral("plots/logError"), false).toBool());
   antialiasAction_->setChecked(settings.value(QStringLiteral("view/antialiasing"), false).toBool());
-}
-
-Scenario MainWindow::storedScenario(const SystemDescription& system) const {
-  // The last scenario run for this system, by value names (so a renamed or added parameter
-  // falls back to its default); anything invalid gives the paper's defaults.
-  const SystemInfo& info = system.info();
-  Scenario s = defaultScenario(system);
-  QSettings& settings = *settings_;
-  settings.beginGroup(QStringLiteral("scenarios/") + qs(info.id));
-  if (settings.childKeys().isEmpty() && settings.childGroups().isEmpty()) {
-    settings.endGroup();
-    return s;
-  }
-  auto readList = [&settings](const char* group, const std::vector<ParameterSpec>& specs,
-                              std::vector<double>& values) {
-    settings.beginGroup(QString::fromLatin1(group));
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      const QVariant v = settings.value(qs(specs[i].name));
-      bool ok = false;
-      const double d = v.toDouble(&ok);
-      if (v.isValid() && ok) values[i] = d;
-    }
-    settings.endGroup();
-  };
-  readList("parameters", info.parameters, s.parameters);
-  readList("initial", info.initial, s.initial);
-  const QString integrator = settings.value(QStringLiteral("integrator")).toString();
-  if (!integrator.isEmpty()) s.integrator.name = integrator.toStdString();
-  bool ok = false;
-  double v = settings.value(QStringLiteral("h")).toDouble(&ok);
-  if (ok) s.integrator.h = v;
-  v = settings.value(QStringLiteral("tolerance")).toDouble(&ok);
-  if (ok) s.integrator.tolerance = v;
-  v = settings.value(QStringLiteral("t_end")).toDouble(&ok);
-  if (ok) s.tEnd = v;
-  settings.endGroup();
-  if (!validateScenario(s).empty()) return defaultScenario(system);
-  return s;
-}
-
-void MainWindow::saveScenarioSettings(const Scenario& s) {
-  const SystemDescription* system = findSystem(s.system);
-  if (!system) return;
-  const SystemInfo& info = system->info();
-  QSettings& settings = *settings_;
-  settings.setValue(QStringLiteral("run/system"), qs(s.system));
-  settings.beginGroup(QStringLiteral("scenarios/") + qs(s.system));
-  // Numbers as shortest round-trip text, so a restored scenario is bit-identical.
-  settings.beginGroup(QStringLiteral("parameters"));
-  for (std::size_t i = 0; i < info.parameters.size(); ++i) {
-    settings.setValue(qs(info.parameters[i].name), qs(formatNumber(s.parameters[i])));
-  }
-  settings.endGroup();
-  settings.beginGroup(QStringLiteral("initial"));
-  for (std::size_t i = 0; i < info.initial.size(); ++i) {
-    settings.setValue(qs(info.initial[i].name), qs(formatNumber(s.initial[i])));
-  }
-  settings.endGroup();
-  settings.setValue(QStringLiteral("integrator"), qs(s.integrator.name));
-  settings.setValue(QStringLiteral("h"), qs(formatNumber(s.integrator.h)));
-  settings.setValue(QStringLiteral("tolerance"), qs(formatNumber(s.integrator.tolerance)));
-  settings.setValue(QStringLiteral("t_end"), qs(formatNumber(s.tEnd)));
-  settings.endGroup();
 }
 
 std::uint64_t MainWindow::send(const Scenario& scenario, Request request) {
@@ -518,7 +379,7 @@ void MainWindow::selectSystem(const QString& id) { openSystem(id, RequestKind::S
 void MainWindow::openSystem(const QString& id, RequestKind kind) {
   const SystemDescription* system = findSystem(id.toStdString());
   if (!system) return;
-  const Scenario stored = options_.restoreSettings ? storedScenario(*system)
+  const Scenario stored = options_.restoreSettings ? readStoredScenario(*settings_, *system)
                                                    : defaultScenario(*system);
   Request request{kind, nullptr, id};
   request.defaults = equalScenarios(stored, defaultScenario(*system));
@@ -553,9 +414,8 @@ void MainWindow::onStarted(RunInfoPtr info) {
 
   run_ = info;
   lastSnapshot_.reset();
-  plotClock_.invalidate();  // the new run's first snapshot is plotted at once
-  plotPending_.reset();
-  shownFailure_.clear();
+  pacer_->runStarted();  // the new run's first snapshot is plotted at once
+  status_->runStarted();
   plots_->setRun(*info);
   if (request.kind == RequestKind::Edit || request.kind == RequestKind::Reset) {
     // A reset runs what the editor shows: fields still marked as refused keep their text.
@@ -563,7 +423,7 @@ void MainWindow::onStarted(RunInfoPtr info) {
   } else {
     editor_->setScenario(s);
   }
-  if (options_.restoreSettings || request.kind != RequestKind::Startup) saveScenarioSettings(s);
+  if (options_.restoreSettings || request.kind != RequestKind::Startup) storeScenario(*settings_, s);
   const SystemInfo& sys = findSystem(s.system)->info();
   setWindowTitle(tr("Ricochet \u2014 %1 (%2)").arg(qs(sys.title), qs(sys.source)));
   if (request.kind == RequestKind::File) {
@@ -625,7 +485,7 @@ void MainWindow::onRejected(quint64 requestId, const QString& message) {
 
 void MainWindow::onSnapshot(SnapshotPtr s) {
   if (!run_ || s->generation != run_->generation) {  // from a run that has been replaced
-    host_->snapshotConsumed();
+    pacer_->snapshotDropped();
     return;
   }
   lastSnapshot_ = s;
@@ -637,69 +497,33 @@ void MainWindow::onSnapshot(SnapshotPtr s) {
     scene_->keptCamera = nullptr;
   }
   for (const ImpactMark& m : s->newImpacts) scene_->view->addImpact(m.point, m.t);
-  // Plots follow at most kPlotPeriodMs apart while running (they change slowly and cost a VTK
-  // chart render); every paused, stepped or restarted state is drawn at once.
-  const bool frameComes = sceneWidget_->isVisible() && sceneWidget_->hasContext();
-  if (!s->running || !plotClock_.isValid()) {
-    plotPending_.reset();
-    showPlots(*s);
-    plotClock_.start();
-  } else if (plotClock_.elapsed() + kPlotSlackMs >= kPlotPeriodMs) {
-    if (frameComes) {
-      plotPending_ = s;  // drawn after this snapshot's 3-D frame (see the constructor)
-    } else {
-      showPlots(*s);
-    }
-    plotClock_.start();
-  }
-  if (plotFrameDue_) {
-    sceneFrameHeld_ = true;  // requested once the plots' frame is drawn
-  } else {
-    sceneWidget_->requestRender();
-  }
-
-  const double h = run_->scenario.integrator.h;
-  status_["time"]->setText(tr("t = %1 s").arg(s->t, 0, 'f', timeDecimals(h)));
-  status_["steps"]->setText((s->step == 1 ? tr("%1 step") : tr("%1 steps"))
-                                .arg(groupedInteger(s->step)));
-  status_["impacts"]->setText((s->impacts == 1 ? tr("%1 impact") : tr("%1 impacts"))
-                                  .arg(groupedInteger(s->impacts)));
-  status_["rate"]->setText(s->running ? tr("%1 steps/s").arg(scientific(s->stepsPerSecond))
-                                      : tr("\u2014 steps/s"));
-  status_["error"]->setText(
-      (run_->relativeError ? tr("\u0394E/|E0| = %1") : tr("\u0394E/(K0+|V0|) = %1"))
-          .arg(QString::number(s->energyError, 'e', 2)));
-  QString state = s->running ? tr("running") : (s->finished ? tr("at t_end") : tr("paused"));
-  if (!s->failure.isEmpty()) state = tr("failed");
-  status_["state"]->setText(state);
-  status_["state"]->setStyleSheet(s->failure.isEmpty() ? QString()
-                                                       : QStringLiteral("color: #b3261e;"));
-  status_["state"]->setToolTip(s->failure.isEmpty() ? tr("Run state") : s->failure);
-  if (!s->failure.isEmpty() && s->failure != shownFailure_) {
-    shownFailure_ = s->failure;
-    statusBar()->showMessage(tr("Integrator failed: %1").arg(s->failure));
-  }
+  status_->show(*s, *run_);
   if (running_ != s->running) {
     running_ = s->running;
     updatePlayAction(running_);
   }
-  // Back-pressure: the worker sends the next periodic snapshot once this one is being drawn.
-  if (frameComes) {
-    ackPending_ = true;
-    ackFallback_.start();  // in case no frame comes (e.g. the window is minimised)
-  } else {
-    host_->snapshotConsumed();
-  }
+  // Which views draw it, and when the worker may send the next one.
+  pacer_->snapshotArrived(s);
   emit snapshotShown();
 }
 
-void MainWindow::showPlots(const Snapshot& s) {
-  plots_->setSnapshot(s);
-  const QWindow* surface = plots_->view()->renderSurface();
-  if (plots_->view()->hasContext() && surface && surface->isExposed()) {  // a frame will come
-    plotFrameDue_ = true;
-    frameTurn_.start();
-  }
+void MainWindow::buildPacer() {
+  pacer_ = new FramePacer(this);
+  pacer_->setSceneFrameComes(
+      [this] { return sceneWidget_->isVisible() && sceneWidget_->hasContext(); });
+  pacer_->setPlotFrameComes([this] {
+    const QWindow* surface = plots_->view()->renderSurface();
+    return plots_->view()->hasContext() && surface && surface->isExposed();
+  });
+  connect(pacer_, &FramePacer::drawScene, sceneWidget_, &render::VtkWidget::requestRender);
+  connect(pacer_, &FramePacer::drawPlots, this,
+          [this](const SnapshotPtr& s) { plots_->setSnapshot(*s); });
+  connect(pacer_, &FramePacer::acknowledge, this, [this] {
+    if (host_) host_->snapshotConsumed();
+  });
+  connect(sceneWidget_, &render::VtkWidget::frameStarted, pacer_, &FramePacer::sceneFrameStarted);
+  connect(sceneWidget_, &render::VtkWidget::frameSwapped, pacer_, &FramePacer::sceneFrameSwapped);
+  connect(plots_->view(), &render::VtkWidget::frameSwapped, pacer_, &FramePacer::plotFrameSwapped);
 }
 
 void MainWindow::togglePlay() {

@@ -10,11 +10,9 @@
 #include "app/desktop/run_data.hpp"
 #include "core/model/system.hpp"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 #include <QString>
-#include <QTimer>
 
 #include <map>
 #include <memory>
@@ -34,7 +32,9 @@ class VtkWidget;
 namespace ricochet::app {
 
 class FileActions;
+class FramePacer;
 class PlotPanel;
+class RunStatus;
 class ScenarioEditor;
 class WorkerHost;
 
@@ -120,15 +120,13 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildStatusBar();
   void restoreWindowSettings();
-  void saveScenarioSettings(const Scenario& scenario);
-  Scenario storedScenario(const SystemDescription& system) const;
   std::uint64_t send(const Scenario& scenario, Request request);
   void openSystem(const QString& id, RequestKind kind);
 
   void onStarted(RunInfoPtr info);
   void onRejected(quint64 requestId, const QString& message);
   void onSnapshot(SnapshotPtr snapshot);
-  void showPlots(const Snapshot& snapshot);
+  void buildPacer();
   void togglePlay();
   void showAbout();
   void updatePlayAction(bool running);
@@ -155,23 +153,14 @@ class MainWindow : public QMainWindow {
   QAction* antialiasAction_ = nullptr;
   QComboBox* speedCombo_ = nullptr;
   FileActions* fileActions_ = nullptr;
-  std::map<QString, QLabel*> status_;
+  RunStatus* status_ = nullptr;
 
   std::map<std::uint64_t, Request> requests_;
   std::uint64_t nextRequest_ = 1;
   RunInfoPtr run_;
   SnapshotPtr lastSnapshot_;
   bool running_ = false;
-  QString shownFailure_;
-  QElapsedTimer plotClock_;   // since the plots last took a snapshot
-  // The views take turns while running (see the constructor): the snapshot the plots show once
-  // the 3-D frame showing it is swapped; a plot frame is due; a 3-D frame waits for it.
-  SnapshotPtr plotPending_;
-  bool plotFrameDue_ = false;
-  bool sceneFrameHeld_ = false;
-  QTimer frameTurn_;
-  bool ackPending_ = false;   // a snapshot waits for its frame before the worker sends another
-  QTimer ackFallback_;
+  FramePacer* pacer_ = nullptr;  // when the views draw, and when the worker sends the next snapshot
 };
 
 }  // namespace ricochet::app

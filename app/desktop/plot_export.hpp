@@ -2,19 +2,19 @@
 // Plot export from the desktop app (issue 6 item 3): the live plots as a PNG image of a chosen
 // size or as an SVG drawing (vector paths for the curves, text for the labels and titles).
 //
-// The export never touches the live view: it copies the charts PlotPanel draws (read through its
-// VtkWidget's render window: the context scene's vtkChartXY items, their plots, axes and legends)
-// with a frozen copy of their data into a new off-screen VTK window of the requested size, with
-// fonts and line widths scaled to that size, and renders that (PNG) or writes it as SVG from the
-// layout VTK computed for it (axes, ticks, labels) and the data in double precision. Files are
-// written to a temporary file and renamed over the target (QSaveFile), so a failure leaves
-// nothing behind.
+// The export never touches the live view: it takes the plot data PlotPanel computed (PlotFigure:
+// series, ranges, titles, pens) and renders it off screen with VTK (plot_png) or writes it as SVG
+// (plot_svg), into memory; the bytes then go to the file through core/io's atomic writer, so a
+// failure leaves nothing behind. A PNG is rendered with OpenGL on the GUI thread, so exports run
+// there, under a busy cursor (an SVG takes milliseconds); ExportController shows the dialog and
+// the outcome.
 
+#include "app/desktop/export_controller.hpp"
+#include "app/desktop/plot_figure.hpp"
 #include "app/desktop/size_picker.hpp"
 
 #include <QDialog>
 #include <QObject>
-#include <QPointer>
 #include <QSize>
 #include <QString>
 
@@ -39,10 +39,6 @@ struct PlotExportRequest {
   QSize size{1600, 1000};     ///< pixels (PNG); the drawing's size in SVG user units (px)
   PlotSelection charts = PlotSelection::All;
 };
-
-/// Text and line scale for an export of `size`: 1 up to 800 x 500, growing with the smaller of
-/// width/800 and height/500 (so a 1600 x 1000 figure reads like the 800 x 500 one), at most 4.
-double plotExportScale(QSize size);
 
 /// Writes the plots of `panel` as `request` asks. Empty on success, otherwise one line naming the
 /// file (nothing is written then).
@@ -78,7 +74,28 @@ class PlotExportDialog : public QDialog {
   QLabel* error_ = nullptr;
 };
 
-/// File > Export Plots...: the dialog, then the export (a single off-screen render: synchronous).
+/// One plot export, on the GUI thread: it has finished when start() returns.
+class PlotExportTask : public ExportJob {
+  Q_OBJECT
+ public:
+  explicit PlotExportTask(const PlotPanel& panel, QObject* parent = nullptr);
+
+  /// Exports `request` (finished() is emitted before it returns). Never refuses: every problem
+  /// is the export's outcome (error()).
+  QString start(const PlotExportRequest& request);
+  bool isRunning() const override { return false; }
+  void cancel() override {}
+  ExportReport report() const override;
+  /// Why the last export failed; empty when it succeeded.
+  QString error() const { return error_; }
+
+ private:
+  const PlotPanel& panel_;
+  PlotExportRequest request_;
+  QString error_;
+};
+
+/// File > Export Plots...: the dialog and the export, run by an ExportController.
 class PlotExporter : public QObject {
   Q_OBJECT
  public:
@@ -89,14 +106,15 @@ class PlotExporter : public QObject {
   /// message box).
   QString start(const PlotExportRequest& request);
 
-  PlotExportDialog* dialog() const { return dialog_; }
+  PlotExportDialog* dialog() const;
 
  signals:
   void finished(const QString& error);  ///< after each start(); empty error on success
 
  private:
   MainWindow* window_;
-  QPointer<PlotExportDialog> dialog_;
+  PlotExportTask* task_ = nullptr;
+  ExportController* controller_ = nullptr;
 };
 
 }  // namespace ricochet::app

@@ -50,6 +50,18 @@ constexpr std::array<Rgb8, 8> kPalette{{{0x22, 0x22, 0x22},
                                         {0xE6, 0x9F, 0x00},
                                         {0x80, 0x80, 0x80}}};
 
+void applyPen(vtkPen* pen, const PlotPen& p) {
+  pen->SetColor(p.colour.r, p.colour.g, p.colour.b, p.colour.a);
+  pen->SetWidth(float(p.width));
+  if (p.dashed) pen->SetLineType(vtkPen::DASH_LINE);
+}
+
+std::vector<double> values(vtkAbstractArray* array) {
+  auto* a = vtkDoubleArray::SafeDownCast(array);
+  if (!a) return {};
+  return std::vector<double>(a->GetPointer(0), a->GetPointer(0) + a->GetNumberOfTuples());
+}
+
 vtkSmartPointer<vtkDoubleArray> column(const char* name) {
   auto a = vtkSmartPointer<vtkDoubleArray>::New();
   a->SetName(name);
@@ -58,11 +70,13 @@ vtkSmartPointer<vtkDoubleArray> column(const char* name) {
 
 void styleAxis(vtkAxis* axis, const std::string& title) {
   axis->SetTitle(title);
-  axis->GetTitleProperties()->SetFontSize(12);
+  axis->GetTitleProperties()->SetFontSize(int(plotstyle::kTitleFont));
   axis->GetTitleProperties()->SetBold(false);
-  axis->GetLabelProperties()->SetFontSize(11);
+  axis->GetLabelProperties()->SetFontSize(int(plotstyle::kLabelFont));
   axis->SetBehavior(vtkAxis::FIXED);
-  axis->GetGridPen()->SetColor(225, 225, 225);
+  axis->SetTickLength(float(plotstyle::kTickLength));
+  applyPen(axis->GetPen(), plotstyle::kAxisPen);
+  applyPen(axis->GetGridPen(), plotstyle::kGridPen);
 }
 }  // namespace
 
@@ -73,8 +87,11 @@ struct PlotPanel::Impl {
     vtkSmartPointer<vtkTable> markers;  // "t", "y": two points per impact line
     std::vector<int> series;            // indices into RunInfo::series / PlotData::y
     std::vector<QString> names;
+    std::vector<PlotPen> pens;          // of the series
     vtkPlot* markerPlot = nullptr;
     bool visible = true;
+    QString title;                      // of the value axis
+    double t0 = 0.0, t1 = 1.0, lo = 0.0, hi = 1.0;  // the axes' ranges
   };
   vtkSmartPointer<vtkContextView> view;
   std::array<ChartSlot, kCharts> charts;
@@ -120,16 +137,19 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl
     slot.chart->GetLegend()->SetInline(true);
     slot.chart->GetLegend()->SetHorizontalAlignment(vtkChartLegend::RIGHT);
     slot.chart->GetLegend()->SetVerticalAlignment(vtkChartLegend::TOP);
-    slot.chart->GetLegend()->GetLabelProperties()->SetFontSize(10);
-    // Translucent legend box: curves under it stay visible.
-    slot.chart->GetLegend()->GetBrush()->SetColor(255, 255, 255, 170);
-    slot.chart->GetLegend()->GetPen()->SetColor(160, 160, 160, 200);
+    slot.chart->GetLegend()->GetLabelProperties()->SetFontSize(int(plotstyle::kLegendFont));
+    slot.chart->GetLegend()->SetPadding(plotstyle::kLegendPadding);
+    slot.chart->GetLegend()->SetSymbolWidth(plotstyle::kLegendSymbolWidth);
+    const PlotRgba fill = plotstyle::kLegendFill;
+    slot.chart->GetLegend()->GetBrush()->SetColor(fill.r, fill.g, fill.b, fill.a);
+    applyPen(slot.chart->GetLegend()->GetPen(), plotstyle::kLegendEdge);
     // The axes follow the run; mouse pan/zoom would be undone by the next frame.
     slot.chart->SetActionToButton(vtkChart::PAN, -1);
     slot.chart->SetActionToButton(vtkChart::ZOOM, -1);
     slot.chart->SetActionToButton(vtkChart::ZOOM_AXIS, -1);
     slot.chart->SetActionToButton(vtkChart::SELECT, -1);
     slot.chart->SetZoomWithMouseWheel(false);
+    slot.title = QString::fromLatin1(titles[c]);
     styleAxis(slot.chart->GetAxis(vtkAxis::LEFT), titles[c]);
     styleAxis(slot.chart->GetAxis(vtkAxis::BOTTOM), "");  // layoutCharts titles the lowest one
     // A single series is named by its axis title; a legend would only repeat it.
@@ -179,6 +199,7 @@ void PlotPanel::setRun(const RunInfo& info) {
     slot.chart->ClearPlots();
     slot.series.clear();
     slot.names.clear();
+    slot.pens.clear();
     slot.table = vtkSmartPointer<vtkTable>::New();
     slot.table->AddColumn(column("t"));
     for (std::size_t i = 0; i < info.series.size(); ++i) {
@@ -198,8 +219,7 @@ void PlotPanel::setRun(const RunInfo& info) {
     auto* markers = vtkPlotLine::SafeDownCast(slot.chart->AddPlot(vtkChart::LINE));
     markers->SetPolyLine(false);  // pairs of points: one vertical segment per impact
     markers->SetInputData(slot.markers, 0, 1);
-    markers->SetColor(214, 39, 40, 130);
-    markers->SetWidth(1.0);
+    applyPen(markers->GetPen(), plotstyle::kImpactPen);
     markers->SetLabel("impacts");
     markers->SetLegendVisibility(c == Energy);  // one legend entry is enough
     slot.markerPlot = markers;
@@ -208,11 +228,11 @@ void PlotPanel::setRun(const RunInfo& info) {
       p->SetInputData(slot.table, 0, vtkIdType(k + 1));
       const Rgb8 col = c == Energy ? kPalette[k % kPalette.size()]
                                    : kPalette[(k + 1) % kPalette.size()];
-      p->SetColor(col.r, col.g, col.b, 255);
-      p->SetWidth(c == Energy && k == 0 ? 2.0f : 1.5f);
-      if (c == Energy && slot.names[k].startsWith(QStringLiteral("e."))) {
-        p->GetPen()->SetLineType(vtkPen::DASH_LINE);
-      }
+      const PlotPen pen{{col.r, col.g, col.b, 255},
+                        c == Energy && k == 0 ? 2.0 : 1.5,
+                        c == Energy && slot.names[k].startsWith(QStringLiteral("e."))};
+      slot.pens.push_back(pen);
+      applyPen(p->GetPen(), pen);
       p->SetLabel(slot.names[k].toStdString());
     }
     // Curves appear with their data (VTK complains about lines of fewer than two points).
@@ -229,10 +249,13 @@ void PlotPanel::refreshErrorMode() {
   Impl::ChartSlot& slot = d->charts[Error];
   vtkAxis* axis = slot.chart->GetAxis(vtkAxis::LEFT);
   if (d->logError) {
-    axis->SetTitle(d->relativeError ? "log10 |(E - E0)/E0|" : "log10 |(E - E0)/(K0 + |V0|)|");
+    slot.title = d->relativeError ? QStringLiteral("log10 |(E - E0)/E0|")
+                                  : QStringLiteral("log10 |(E - E0)/(K0 + |V0|)|");
   } else {
-    axis->SetTitle(d->relativeError ? "(E - E0)/|E0|" : "(E - E0)/(K0 + |V0|)");
+    slot.title = d->relativeError ? QStringLiteral("(E - E0)/|E0|")
+                                  : QStringLiteral("(E - E0)/(K0 + |V0|)");
   }
+  axis->SetTitle(slot.title.toStdString());
   if (!slot.names.empty()) {
     slot.names[0] = d->logError ? QStringLiteral("log10 |energy error|")
                                 : QStringLiteral("energy error");
@@ -300,6 +323,10 @@ void PlotPanel::setSnapshot(const Snapshot& s) {
     hi += pad;
     slot.chart->GetAxis(vtkAxis::LEFT)->SetRange(lo, hi);
     slot.chart->GetAxis(vtkAxis::BOTTOM)->SetRange(t0, t1);
+    slot.lo = lo;
+    slot.hi = hi;
+    slot.t0 = t0;
+    slot.t1 = t1;
 
     // Impact markers: one vertical line per plot column holding an impact; when impacts are
     // dense (more than one column in eight), short ticks on the time axis instead, so the
@@ -358,7 +385,7 @@ void PlotPanel::layoutCharts() {
     const bool bottom = ++seen == visible;
     vtkAxis* t = slot.chart->GetAxis(vtkAxis::BOTTOM);
     t->SetLabelsVisible(bottom);
-    t->SetTitle(bottom ? "t [s]" : "");
+    t->SetTitle(bottom ? plotstyle::kTimeTitle : "");
   }
   emit plotColumnsChanged(plotColumns());
   view_->requestRender();
@@ -378,18 +405,14 @@ QStringList PlotPanel::seriesNames(Chart chart) const {
 std::vector<double> PlotPanel::plottedValues(Chart chart, const QString& name) const {
   const Impl::ChartSlot& slot = d->charts[std::size_t(chart)];
   for (std::size_t k = 0; k < slot.names.size(); ++k) {
-    if (slot.names[k] != name || !slot.table) continue;
-    auto* col = vtkDoubleArray::SafeDownCast(slot.table->GetColumn(vtkIdType(k + 1)));
-    return std::vector<double>(col->GetPointer(0), col->GetPointer(0) + col->GetNumberOfTuples());
+    if (slot.names[k] == name && slot.table) return values(slot.table->GetColumn(vtkIdType(k + 1)));
   }
   return {};
 }
 
 std::vector<double> PlotPanel::plottedTimes(Chart chart) const {
   const Impl::ChartSlot& slot = d->charts[std::size_t(chart)];
-  if (!slot.table) return {};
-  auto* col = vtkDoubleArray::SafeDownCast(slot.table->GetColumn(0));
-  return std::vector<double>(col->GetPointer(0), col->GetPointer(0) + col->GetNumberOfTuples());
+  return slot.table ? values(slot.table->GetColumn(0)) : std::vector<double>{};
 }
 
 int PlotPanel::markerCount(Chart chart) const {
@@ -398,5 +421,29 @@ int PlotPanel::markerCount(Chart chart) const {
 }
 
 bool PlotPanel::chartVisible(Chart chart) const { return d->charts[std::size_t(chart)].visible; }
+
+PlotChart PlotPanel::chartData(Chart chart) const {
+  const Impl::ChartSlot& slot = d->charts[std::size_t(chart)];
+  PlotChart out;
+  out.yTitle = slot.title;
+  out.tMin = slot.t0;
+  out.tMax = slot.t1;
+  out.yMin = slot.lo;
+  out.yMax = slot.hi;
+  out.legend = slot.chart->GetShowLegend();
+  if (!slot.table) return out;
+  if (slot.markers && slot.markers->GetNumberOfRows() > 0) {
+    PlotSeries impacts{QStringLiteral("impacts"), plotstyle::kImpactPen,
+                       values(slot.markers->GetColumn(0)), values(slot.markers->GetColumn(1)),
+                       true, chart == Energy};
+    out.series.push_back(std::move(impacts));
+  }
+  const std::vector<double> t = values(slot.table->GetColumn(0));
+  for (std::size_t k = 0; k < slot.series.size(); ++k) {
+    out.series.push_back({slot.names[k], slot.pens[k], t,
+                          values(slot.table->GetColumn(vtkIdType(k + 1))), false, true});
+  }
+  return out;
+}
 
 }  // namespace ricochet::app

@@ -4,6 +4,7 @@
 // (mom.* columns), with impact times marked as vertical lines. The data arrive decimated by the
 // worker (at most two points per pixel column), so a redraw costs the same after 1e3 or 1e7 steps.
 
+#include "app/desktop/plot_figure.hpp"
 #include "app/desktop/run_data.hpp"
 
 #include <QStringList>
@@ -50,6 +51,10 @@ class PlotPanel : public QWidget {
   std::vector<double> plottedTimes(Chart chart) const;
   int markerCount(Chart chart) const;
   bool chartVisible(Chart chart) const;
+
+  /// What `chart` shows now, as data: titles, ranges, series with their pens and points, impact
+  /// lines, legend (what the plot exports draw).
+  PlotChart chartData(Chart chart) const;
 
  signals:
   void plotColumnsChanged(int columns);
