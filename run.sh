@@ -14,7 +14,7 @@ PACKAGES=(
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev
   libvtk9-dev libeigen3-dev
   libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
-  ffmpeg nlohmann-json3-dev parallel
+  ffmpeg nlohmann-json3-dev parallel libqhull-dev
 )
 
 missing=()

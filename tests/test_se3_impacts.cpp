@@ -9,6 +9,7 @@
 
 #include "core/model/registry.hpp"
 #include "core/numerics/roots.hpp"
+#include "core/se3/mass_properties.hpp"
 #include "core/se3/se3_systems.hpp"
 
 #include <QtTest>

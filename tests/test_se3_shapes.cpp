@@ -6,6 +6,7 @@
 // forms, shape validation and the scenes.
 
 #include "core/model/registry.hpp"
+#include "core/se3/mass_properties.hpp"
 #include "core/se3/se3_systems.hpp"
 
 #include "finite_difference.hpp"

@@ -1,6 +1,7 @@
 #include "core/se3/body_shape.hpp"
 
 #include "core/model/parameter.hpp"
+#include "core/se3/convex_hull.hpp"
 
 #include <Eigen/LU>
 
@@ -16,6 +17,32 @@ EllipsoidPart makeEllipsoid(const Vec3& centre, const Vec3& semiAxes, const Mat3
   e.M2 = orientation * semiAxes.cwiseAbs2().asDiagonal() * orientation.transpose();
   e.P = orientation * semiAxes.cwiseAbs2().cwiseInverse().asDiagonal() * orientation.transpose();
   return e;
+}
+
+void attachSupportGraph(PolyhedronPart& p, std::span<const std::array<int, 3>> triangles) {
+  const Adjacency adj = adjacencyOf(int(p.vertices.size()), triangles);
+  p.neighbourStart = adj.start;
+  p.neighbours = adj.neighbours;
+  // The seed of each cell: the lowest vertex in the cell's central direction, by a scan.
+  constexpr int G = kSupportSeedGrid;
+  p.seeds.assign(std::size_t(6 * G * G), 0);
+  PolyhedronPart scan;
+  scan.vertices = p.vertices;
+  for (int face = 0; face < 6; ++face) {
+    for (int i = 0; i < G; ++i) {
+      for (int j = 0; j < G; ++j) {
+        Vec3 u;
+        const int axis = face / 2;
+        u[axis] = face % 2 ? -1.0 : 1.0;
+        u[(axis + 1) % 3] = (2.0 * i + 1.0) / G - 1.0;
+        u[(axis + 2) % 3] = (2.0 * j + 1.0) / G - 1.0;
+        u.normalize();
+        const Vec3 rho = lowestPoint(scan, u).rho;
+        const auto it = std::find(p.vertices.begin(), p.vertices.end(), rho);
+        p.seeds[std::size_t(supportSeedCell(u))] = int(it - p.vertices.begin());
+      }
+    }
+  }
 }
 
 PolyhedronPart makeBox(const Vec3& centre, const Vec3& halfExtents, double epsilon) {
@@ -122,99 +149,6 @@ SupportPoint lowestPoint(const IntersectionPart& q, const Vec3& u) {
   return out;
 }
 
-MassProperties massProperties(const PolyhedronPart& p, double mass) {
-  MassProperties out;
-  const int n = static_cast<int>(p.vertices.size());
-  if (n < 4) return out;
-  // Work relative to the vertex mean c0 (inside the hull): smaller numbers, less cancellation.
-  Vec3 c0 = Vec3::Zero();
-  for (const Vec3& v : p.vertices) c0 += v;
-  c0 /= n;
-  std::vector<Vec3> q;
-  double size = 0.0;
-  for (const Vec3& v : p.vertices) {
-    q.push_back(v - c0);
-    size = std::max(size, q.back().norm());
-  }
-  if (!(size > 0.0)) return out;
-  const double tol = 1e-12 * size;  // coplanarity tolerance on distances, m
-
-  // Supporting planes through three vertices with every vertex on one side: the hull's faces.
-  struct Plane {
-    Vec3 normal;  // unit, outward
-    double offset;
-  };
-  std::vector<Plane> planes;
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j)
-      for (int k = j + 1; k < n; ++k) {
-        Vec3 normal = (q[j] - q[i]).cross(q[k] - q[i]);
-        if (normal.norm() <= 1e-12 * size * size) continue;  // (nearly) collinear
-        normal.normalize();
-        const double offset = normal.dot(q[i]);
-        bool below = true, above = true;
-        for (const Vec3& v : q) {
-          const double d = normal.dot(v) - offset;
-          below = below && d <= tol;
-          above = above && d >= -tol;
-        }
-        if (!below && !above) continue;
-        if (!below) normal = -normal;
-        const Plane plane{normal, normal.dot(q[i])};
-        bool known = false;
-        for (const Plane& f : planes) {
-          known = known || (f.normal.dot(plane.normal) > 1.0 - 1e-12 &&
-                            std::fabs(f.offset - plane.offset) <= tol);
-        }
-        if (!known) planes.push_back(plane);
-      }
-
-  Vec3 first = Vec3::Zero();   // integral of (rho - c0) dV
-  Mat3 second = Mat3::Zero();  // integral of (rho - c0)(rho - c0)^T dV
-  for (const Plane& f : planes) {
-    // The face polygon: its vertices, ordered counter-clockwise seen from outside.
-    std::vector<Vec3> poly;
-    Vec3 centre = Vec3::Zero();
-    for (const Vec3& v : q) {
-      if (std::fabs(f.normal.dot(v) - f.offset) <= tol) {
-        poly.push_back(v);
-        centre += v;
-      }
-    }
-    centre /= static_cast<double>(poly.size());
-    const Vec3 e1 = (poly[0] - centre).normalized(), e2 = f.normal.cross(e1);
-    std::sort(poly.begin(), poly.end(), [&](const Vec3& a, const Vec3& b) {
-      return std::atan2(e2.dot(a - centre), e1.dot(a - centre)) <
-             std::atan2(e2.dot(b - centre), e1.dot(b - centre));
-    });
-    // Fan into triangles; each with c0 (the local origin) is a tetrahedron of signed volume
-    // a.(b x c)/6 > 0, centroid (a+b+c)/4, and second moment V/20 (sum p p^T + (sum p)(sum p)^T)
-    // over its vertices p (one of them 0).
-    for (std::size_t t = 1; t + 1 < poly.size(); ++t) {
-      const Vec3& a = poly[0];
-      const Vec3& b = poly[t];
-      const Vec3& c = poly[t + 1];
-      const double volume = a.dot(b.cross(c)) / 6.0;
-      const Vec3 sum = a + b + c;
-      out.volume += volume;
-      first += volume * sum / 4.0;
-      second += (volume / 20.0) * (a * a.transpose() + b * b.transpose() + c * c.transpose() +
-                                   sum * sum.transpose());
-    }
-  }
-  out.faces = static_cast<int>(planes.size());
-  if (!(out.volume > 0.0)) {
-    out.volume = 0.0;
-    return out;
-  }
-  const Vec3 delta = first / out.volume;  // centroid - c0
-  out.centroid = c0 + delta;
-  // Parallel axes: the second moment about the centroid, then J = tr(J_d) I - J_d (spec §2.1).
-  const Mat3 Jd = (mass / out.volume) * (second - out.volume * delta * delta.transpose());
-  out.J = Jd.trace() * Mat3::Identity() - Jd;
-  return out;
-}
-
 std::string validate(const BodyShape& shape) {
   if (shape.ellipsoids.empty() && shape.polyhedra.empty() && shape.intersections.empty()) {
     return "shape has no parts";
@@ -239,6 +173,11 @@ std::string validate(const BodyShape& shape) {
     }
     for (const Vec3& v : p.vertices) {
       if (!v.allFinite()) return "polyhedron part has a non-finite vertex";
+    }
+    if (!p.neighbours.empty() &&
+        (p.neighbourStart.size() != p.vertices.size() + 1 ||
+         p.seeds.size() != std::size_t(6 * kSupportSeedGrid * kSupportSeedGrid))) {
+      return "polyhedron part has a support graph that does not fit its vertices";
     }
   }
   for (const IntersectionPart& q : shape.intersections) {

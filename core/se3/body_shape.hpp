@@ -17,7 +17,9 @@
 #include "core/se3/so3.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,7 +40,41 @@ EllipsoidPart makeEllipsoid(const Vec3& centre, const Vec3& semiAxes,
 struct PolyhedronPart {
   std::vector<Vec3> vertices;  ///< body frame, m; the part is their convex hull ...
   double epsilon = 0.0;        ///< ... rounded by this radius, m (>= 0)
+  /// The hull's edges (attachSupportGraph()): the neighbours of vertex i are
+  /// neighbours[neighbourStart[i] .. neighbourStart[i + 1]). Empty: the support point is found
+  /// by a scan of every vertex (small parts: the cube's 8 corners).
+  std::vector<int> neighbourStart, neighbours;
+  /// Start vertices of the hill climb, one per cell of a cube map of directions
+  /// (6 kSupportSeedGrid^2 cells): the support vertex of the cell's central direction.
+  std::vector<int> seeds;
 };
+
+/// Cells per side of each face of the cube map of climb start vertices.
+inline constexpr int kSupportSeedGrid = 8;
+
+/// Makes lowestPoint() climb the hull's edges instead of scanning its vertices: `triangles`
+/// (indices into p.vertices) are the hull's boundary. Setup code (one scan per seed cell).
+void attachSupportGraph(PolyhedronPart& p, std::span<const std::array<int, 3>> triangles);
+
+/// The cube-map cell of a direction u (any length > 0): the face of u's largest component (and
+/// its sign), then the other two components over it, each in kSupportSeedGrid bins of [-1, 1].
+/// Unit directions; 0 for a zero or non-finite u.
+inline int supportSeedCell(const Vec3& u) {
+  int axis = 0;
+  const Vec3 a = u.cwiseAbs();
+  if (a.y() > a[axis]) axis = 1;
+  if (a.z() > a[axis]) axis = 2;
+  const double mag = a[axis];
+  if (!(mag > 0.0) || !(mag < std::numeric_limits<double>::infinity())) return 0;
+  constexpr double G = kSupportSeedGrid;
+  const auto bin = [&](double x) {
+    const double t = (x / mag + 1.0) * (0.5 * G);
+    return t > 0.0 ? int(std::min(t, G - 1.0)) : 0;
+  };
+  const int face = 2 * axis + (u[axis] < 0.0 ? 1 : 0);
+  return (face * kSupportSeedGrid + bin(u[(axis + 1) % 3])) * kSupportSeedGrid +
+         bin(u[(axis + 2) % 3]);
+}
 
 /// An axis-aligned box of half-extents `halfExtents` (m) centred at `centre`, rounded by
 /// epsilon (m): 8 vertices. The cube of Case IV is makeBox(0, (s/2)(1,1,1), 1e-13).
@@ -83,15 +119,37 @@ inline SupportPoint lowestPoint(const EllipsoidPart& e, const Vec3& u) {
 /// Support point of a rounded polyhedron: the vertex v_C minimising u.v, then rho = v_C - eps u
 /// and height = u.v_C - eps (spec §4.5, P-65...P-67; u is a unit vector). Ties go to the first
 /// vertex listed (ties are a measure-zero set of directions).
+/// With a support graph (attachSupportGraph()) the vertex comes from steepest descent along the
+/// hull's edges from the seed of u's cube-map cell: on a convex polytope a vertex with no lower
+/// neighbour is a lowest one, and the seed is already near it, so a query visits a few vertices
+/// whatever the vertex count. The result depends on u only (no state between calls).
 inline SupportPoint lowestPoint(const PolyhedronPart& p, const Vec3& u) {
   SupportPoint s;
-  double best = u.dot(p.vertices[0]);
   int k = 0;
-  for (int j = 1; j < static_cast<int>(p.vertices.size()); ++j) {
-    const double d = u.dot(p.vertices[j]);
-    if (d < best) {
-      best = d;
-      k = j;
+  double best;
+  if (p.neighbours.empty()) {
+    best = u.dot(p.vertices[0]);
+    for (int j = 1; j < static_cast<int>(p.vertices.size()); ++j) {
+      const double d = u.dot(p.vertices[j]);
+      if (d < best) {
+        best = d;
+        k = j;
+      }
+    }
+  } else {
+    k = p.seeds[std::size_t(supportSeedCell(u))];
+    best = u.dot(p.vertices[std::size_t(k)]);
+    for (int from = -1; from != k;) {
+      from = k;
+      const int end = p.neighbourStart[std::size_t(from) + 1];
+      for (int e = p.neighbourStart[std::size_t(from)]; e < end; ++e) {
+        const int j = p.neighbours[std::size_t(e)];
+        const double d = u.dot(p.vertices[std::size_t(j)]);
+        if (d < best) {
+          best = d;
+          k = j;
+        }
+      }
     }
   }
   s.rho = p.vertices[k] - p.epsilon * u;
@@ -157,22 +215,6 @@ inline double lowestHeight(const BodyShape& shape, const Vec3& u, SupportPoint* 
   }
   return best;
 }
-
-/// Mass properties of a uniform solid body.
-struct MassProperties {
-  double volume = 0.0;           ///< m^3 (0 for a degenerate, flat vertex set)
-  Vec3 centroid = Vec3::Zero();  ///< centre of mass, in the frame of the input, m
-  Mat3 J = Mat3::Zero();         ///< standard inertia about the centroid for the given mass, kg m^2
-  int faces = 0;                 ///< polygonal faces of the hull found
-};
-
-/// Mass properties of the convex hull of a polyhedron part's vertices (uniform density, total
-/// mass `mass` in kg), ignoring the rounding epsilon as spec §4.5 prescribes. Exact up to
-/// round-off: the hull's faces are found from vertex triples (O(n^4): setup code, not the step
-/// loop), each face polygon is fanned into triangles, and each triangle spans a tetrahedron with
-/// an interior point whose volume, first and second moments have closed forms (the tetrahedral
-/// decomposition, equivalent to Mirtich's divergence-theorem sums).
-MassProperties massProperties(const PolyhedronPart& p, double mass);
 
 /// Implicit function of an ellipsoid part, (rho-c)^T M^-2 (rho-c) - 1: <= 0 inside (dimensionless).
 inline double implicitValue(const EllipsoidPart& e, const Vec3& rho) {
