@@ -1,6 +1,7 @@
 #include "core/io/scenario_io.hpp"
 
 #include "core/io/atomic_file.hpp"
+#include "core/io/body_io.hpp"
 #include "core/io/json_checker.hpp"
 #include "core/model/registry.hpp"
 
@@ -60,11 +61,12 @@ std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
 
 }  // namespace
 
-ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source) {
+ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source,
+                                const std::filesystem::path& baseDirectory) {
   ScenarioResult r;
   Checker c(source);
-  static const char* const kTopKeys[] = {"format", "version", "system", "parameters",
-                                         "initial", "integrator", "t_end"};
+  static const char* const kTopKeys[] = {"format", "version",    "system", "parameters", "initial",
+                                         "body",   "world", "integrator", "t_end"};
   static const char* const kIntegratorKeys[] = {"name", "h", "tolerance"};
   const auto done = [&]() {
     r.error = c.error();
@@ -125,6 +127,19 @@ ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source)
       return done();
     }
   }
+  const json::Value* body = doc.find("body");
+  const json::Value* world = doc.find("world");
+  if (body || world) {
+    if (!info.defaultBody) {
+      c.fail(body ? *body : *world, std::string("\"") + (body ? "body" : "world") + "\": '" + info.id +
+                                        "' takes no body or world (rigid-body does)");
+      return done();
+    }
+    auto b = std::make_shared<BodyScenario>();
+    if (!body) b->body = info.defaultBody->body;  // a world around the default body
+    if (!readBody(c, body, world, baseDirectory, *b)) return done();
+    s.body = std::move(b);
+  }
   if (const json::Value* in = doc.find("integrator")) {
     if (!c.expect(*in, json::Type::Object, "integrator")) return done();
     if (!c.onlyKeys(*in, kIntegratorKeys, "integrator")) return done();
@@ -169,14 +184,15 @@ ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source)
   return r;
 }
 
-ScenarioResult parseScenario(std::string_view text, std::string_view source) {
+ScenarioResult parseScenario(std::string_view text, std::string_view source,
+                             const std::filesystem::path& baseDirectory) {
   json::ParseResult p = json::parse(text);
   if (!p.ok()) {
     ScenarioResult r;
     r.error = std::string(source) + ": " + p.error;
     return r;
   }
-  return scenarioFromJson(*p.value, source);
+  return scenarioFromJson(*p.value, source, baseDirectory);
 }
 
 ScenarioResult loadScenario(const std::filesystem::path& path) {
@@ -187,10 +203,10 @@ ScenarioResult loadScenario(const std::filesystem::path& path) {
     r.error = std::move(error);
     return r;
   }
-  return parseScenario(text, path.string());
+  return parseScenario(text, path.string(), path.parent_path());
 }
 
-json::Value scenarioToJson(const Scenario& scenario) {
+json::Value scenarioToJson(const Scenario& scenario, const std::filesystem::path& baseDirectory) {
   json::Value doc = json::Value::object();
   doc.add("format", json::Value::string(kScenarioFormat));
   doc.add("version", json::Value::integer(kScenarioVersion));
@@ -207,6 +223,10 @@ json::Value scenarioToJson(const Scenario& scenario) {
   };
   doc.add("parameters", values(system ? &system->info().parameters : nullptr, scenario.parameters));
   doc.add("initial", values(system ? &system->info().initial : nullptr, scenario.initial));
+  if (scenario.body) {
+    doc.add("body", bodyToJson(*scenario.body, baseDirectory));
+    if (!scenario.body->world.empty()) doc.add("world", worldToJson(scenario.body->world));
+  }
   json::Value in = json::Value::object();
   in.add("name", json::Value::string(scenario.integrator.name));
   in.add("h", json::Value::number(scenario.integrator.h));
@@ -216,12 +236,16 @@ json::Value scenarioToJson(const Scenario& scenario) {
   return doc;
 }
 
-std::string scenarioToText(const Scenario& scenario) { return json::write(scenarioToJson(scenario), 2); }
+std::string scenarioToText(const Scenario& scenario, const std::filesystem::path& baseDirectory) {
+  return json::write(scenarioToJson(scenario, baseDirectory), 2);
+}
 
 std::string saveScenario(const std::filesystem::path& path, const Scenario& scenario) {
   const std::string e = validateScenario(scenario);
   if (!e.empty()) return path.string() + ": not saved: " + e;
-  return writeFileAtomically(path, scenarioToText(scenario));
+  std::filesystem::path folder = path.parent_path();
+  if (folder.empty()) folder = ".";
+  return writeFileAtomically(path, scenarioToText(scenario, folder));
 }
 
 std::string setScenarioValue(Scenario& scenario, std::string_view name, double value) {
@@ -272,7 +296,8 @@ bool sameScenario(const Scenario& a, const Scenario& b) {
   };
   return a.system == b.system && same(a.parameters, b.parameters) && same(a.initial, b.initial) &&
          a.integrator.name == b.integrator.name && bits(a.integrator.h) == bits(b.integrator.h) &&
-         bits(a.integrator.tolerance) == bits(b.integrator.tolerance) && bits(a.tEnd) == bits(b.tEnd);
+         bits(a.integrator.tolerance) == bits(b.integrator.tolerance) && bits(a.tEnd) == bits(b.tEnd) &&
+         sameBody(a.body, b.body);
 }
 
 }  // namespace ricochet::io

@@ -4,8 +4,10 @@
 //
 //   {"format": "ricochet-scenario", "version": 1, "system": ID,
 //    "parameters": {NAME: number}, "initial": {NAME: number},
+//    "body": {...}, "world": {...},
 //    "integrator": {"name": ..., "h": ..., "tolerance": ...}, "t_end": ...}
 //
+// "body" and "world" only for a system that reads them (rigid-body; core/io/body_io.hpp).
 // Required keys: "format", "version" (1) and "system". Everything else is optional: a parameter
 // or initial condition that is not listed, a missing integrator field, or a missing "t_end" takes
 // the system's default (SystemInfo). So a file may hold only what differs from the paper.
@@ -36,25 +38,31 @@ struct ScenarioResult {
   bool ok() const { return scenario.has_value(); }
 };
 
-/// Builds a Scenario from a parsed document; `source` (a file name) prefixes messages.
-ScenarioResult scenarioFromJson(const json::Value& document, std::string_view source);
+/// Builds a Scenario from a parsed document; `source` (a file name) prefixes messages. Mesh files
+/// of a "body" are named relative to `baseDirectory` (empty: the working directory).
+ScenarioResult scenarioFromJson(const json::Value& document, std::string_view source,
+                                const std::filesystem::path& baseDirectory = {});
 
 /// parse() then scenarioFromJson().
-ScenarioResult parseScenario(std::string_view text, std::string_view source);
+ScenarioResult parseScenario(std::string_view text, std::string_view source,
+                             const std::filesystem::path& baseDirectory = {});
 
 /// Reads (at most json::kMaxFileBytes) and parses a scenario file; messages start with the path.
+/// Mesh files are named relative to the file's folder.
 ScenarioResult loadScenario(const std::filesystem::path& path);
 
 /// The contract document for `scenario`, keys in a stable order, every value written (shortest
 /// round-trip numbers, so load(save(s)) == s exactly). Parameter names come from the registry;
-/// `scenario` must belong to a registered system with vectors of the right sizes.
-json::Value scenarioToJson(const Scenario& scenario);
+/// `scenario` must belong to a registered system with vectors of the right sizes. Mesh files
+/// are written relative to `baseDirectory` (empty: the working directory), the folder of the
+/// file the document goes to.
+json::Value scenarioToJson(const Scenario& scenario, const std::filesystem::path& baseDirectory = {});
 
 /// scenarioToJson() as text (2-space indent, trailing newline).
-std::string scenarioToText(const Scenario& scenario);
+std::string scenarioToText(const Scenario& scenario, const std::filesystem::path& baseDirectory = {});
 
-/// Validates (validateScenario) and writes `scenario` atomically (temporary file, then rename).
-/// Empty on success, otherwise one line.
+/// Validates (validateScenario) and writes `scenario` atomically (temporary file, then rename),
+/// mesh files named relative to the file's folder. Empty on success, otherwise one line.
 std::string saveScenario(const std::filesystem::path& path, const Scenario& scenario);
 
 /// Sets the parameter or initial condition `name` (as listed by `describe`; "parameters.NAME" and
@@ -63,7 +71,7 @@ std::string saveScenario(const std::filesystem::path& path, const Scenario& scen
 /// validateScenario(), which names the value in the same way.
 std::string setScenarioValue(Scenario& scenario, std::string_view name, double value);
 
-/// True when a == b exactly (bitwise-equal numbers, same names).
+/// True when a == b exactly (bitwise-equal numbers, same names, the same body and world).
 bool sameScenario(const Scenario& a, const Scenario& b);
 
 }  // namespace ricochet::io

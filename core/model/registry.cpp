@@ -77,6 +77,7 @@ Scenario defaultScenario(const SystemDescription& system) {
   s.integrator.h = info.defaultH;
   s.integrator.tolerance = info.defaultTolerance;
   s.tEnd = info.defaultTEnd;
+  s.body = info.defaultBody;
   return s;
 }
 
@@ -99,6 +100,10 @@ std::string validateScenario(const Scenario& scenario) {
   for (std::size_t i = 0; i < info.initial.size(); ++i) {
     std::string e = checkValue(info.initial[i], scenario.initial[i], "initial condition");
     if (!e.empty()) return e;
+  }
+  if (info.defaultBody && !scenario.body) return "scenario for '" + info.id + "' has no body";
+  if (!info.defaultBody && scenario.body) {
+    return "'" + info.id + "' takes no body (a \"body\" is for rigid-body)";
   }
   const IntegratorSettings& in = scenario.integrator;
   if (!std::isfinite(in.h) || !(in.h > 0.0)) {

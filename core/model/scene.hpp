@@ -51,7 +51,22 @@ struct CylinderShape {
   double length = 0.1;  ///< m, along body z
 };
 
-using Shape = std::variant<SphereShape, EllipsoidShape, PrismShape, BoxShape, CylinderShape>;
+/// A convex hull (its vertices and outward triangles, counter-clockwise seen from outside, in the
+/// part's frame) rounded by `roundingRadius`: the Minkowski sum with a ball, what a rigid body
+/// built from points (a mesh, a polyhedron, a box) is.
+struct HullShape {
+  std::vector<Eigen::Vector3d> vertices;
+  std::vector<std::array<int, 3>> triangles;
+  double roundingRadius = 0.0;  ///< m
+};
+/// A triangle surface drawn as it is, e.g. the mesh a hull was computed from.
+struct SurfaceShape {
+  std::vector<Eigen::Vector3d> points;
+  std::vector<std::array<int, 3>> triangles;
+};
+
+using Shape = std::variant<SphereShape, EllipsoidShape, PrismShape, BoxShape, CylinderShape,
+                           HullShape, SurfaceShape>;
 
 struct BodyPart {
   Shape shape;
@@ -59,6 +74,8 @@ struct BodyPart {
   Rgb color{0.85f, 0.45f, 0.20f};
   /// Draw body-frame marker lines (so rotation of round shapes is visible).
   bool showAxes = false;
+  /// Below 1: drawn translucent and without edges (a faint original mesh over its hull).
+  float opacity = 1.0f;
 };
 
 struct BodySpec {
@@ -75,6 +92,10 @@ struct PlaneObstacle {
   double halfExtent = 10.0;
   Rgb color{0.55f, 0.58f, 0.62f};
   bool followBody = true;  ///< recentre the patch under the tracked body
+  /// Below 1: a translucent wall, drawn as the rectangle of half-sizes `halfSize` around `point`
+  /// (along the plane's horizontal and the other in-plane direction), with no grid.
+  double opacity = 1.0;
+  Eigen::Vector2d halfSize = Eigen::Vector2d::Zero();  ///< m (translucent walls only)
 };
 /// A cylindrical surface (open ends) around `axis` through `base`, from base to base+height*axis.
 /// `inside`: the admissible side is inside (pendulum cylinder, table rim).

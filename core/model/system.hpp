@@ -7,6 +7,7 @@
 // step loop with fixed-size Eigen types behind `Simulation::advance`, which runs many steps per
 // virtual call and never allocates.
 
+#include "core/model/body_description.hpp"
 #include "core/model/parameter.hpp"
 #include "core/model/scene.hpp"
 
@@ -36,6 +37,9 @@ struct Scenario {
   std::vector<double> initial;
   IntegratorSettings integrator;
   double tEnd = 10.0;  ///< s (> 0)
+  /// The body and world of a system that reads them (SystemInfo::defaultBody set: rigid-body);
+  /// null for every other system. Shared and immutable: edit a copy.
+  std::shared_ptr<const BodyScenario> body;
 };
 
 /// How a run (or a call to Simulation::advance) ended.
@@ -162,6 +166,9 @@ struct SystemInfo {
   double defaultH = 0.01;           ///< s
   double defaultTEnd = 10.0;        ///< s
   double defaultTolerance = 1e-14;  ///< solver tolerance (root finding / Newton), dimensionless
+  /// Set for a system whose body and world come from the scenario (its "body" and "world"
+  /// objects): the default ones. Null: the system takes no body.
+  std::shared_ptr<const BodyScenario> defaultBody;
 };
 
 /// The single description of one example system. Stateless; one instance per system lives in
@@ -173,6 +180,9 @@ class SystemDescription {
 
   /// What the system looks like for the given parameter values (aligned with info().parameters).
   virtual SceneSpec scene(std::span<const double> parameters) const = 0;
+  /// What one scenario looks like: scene(parameters), unless the geometry depends on more than
+  /// the parameters (the body and world of a system with SystemInfo::defaultBody).
+  virtual SceneSpec scene(const Scenario& scenario) const { return scene(scenario.parameters); }
 
   /// Builds a simulation at its initial state through the factory of the scenario's integrator
   /// (IntegratorInfo::create). Called by createSimulation() after the generic checks (sizes,

@@ -51,15 +51,22 @@ bool LgvciStepper::subStep(const RigidBodyState& s, double alpha, double alphaTo
 
 bool LgvciStepper::checkedGap(const RigidBodyState& t, const Vec3& u, double tau,
                               double alphaTotal, double& value, Report& report,
-                              SupportPoint* support) const {
+                              SupportPoint* support, int* plane) const {
   const RigidBodyModel& model = *model_;
   SupportPoint status;
   SupportPoint& sp = support ? *support : status;
+  if (plane) *plane = 0;
   if (support) {
     sp = lowestPoint(model.shape, u);
     value = model.n.dot(t.x) + sp.height;
   } else {
     value = model.n.dot(t.x) + lowestHeight(model.shape, u, &sp);
+  }
+  if (!model.walls.empty()) {
+    SupportPoint failure;  // the first failed support solve, on any plane
+    if (!sp.ok) failure = sp;
+    lowerToWalls(model, t.x, t.R, value, support, plane, &failure);
+    markFailure(sp, failure);
   }
   if (sp.ok) return true;
   report.fail(RunStatus::SolverFailed,
@@ -118,16 +125,17 @@ bool LgvciStepper::brent(const RigidBodyState& s, double alphaMax, double phiEnd
   // The admissible end of the final bracket: the best estimate if Phi > 0 there, else the other.
   const double alpha = r.fx > 0.0 ? r.x : (r.x == r.lo ? r.hi : r.lo);
   SupportPoint sp;
+  int plane = 0;
   double p;
   if (!subStep(s, alpha, alphaTotal, trial, report) ||
-      !gapAt(trial, alpha * h_, alphaTotal, p, report, &sp)) {
+      !gapAt(trial, alpha * h_, alphaTotal, p, report, &sp, &plane)) {
     return false;
   }
   // A genuine impact approaches the plane: dPhi/dt = n.gamma/m + chi.J^-1 Pi < 0. Right after a
   // jump Phi(s) is at round-off level, and Brent's interpolation can probe alpha ~ 1e-15 where
   // Phi rounds to <= 0: a spurious root with dPhi/dt > 0 (it would give lambda < 0). In that case,
   // and for a degenerate bracket, use the paper's bisection, which only probes midpoints.
-  const double vn = normalVelocity(model, trial, chi(model, trial.R, sp.rho));
+  const double vn = normalVelocity(model, trial, chi(model, trial.R, sp.rho, plane), plane);
   if (!(p > 0.0) || alpha >= alphaMax || !(vn < 0.0)) {
     return bisect(s, alphaMax, alphaTotal, event, bracket, report);
   }
@@ -211,12 +219,14 @@ RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
     }
     // Jump at the impact state (spec §5.3); the support point is recomputed there.
     SupportPoint sp;
+    int plane = 0;
     double phiBefore;
-    if (!gapAt(e.before, e.detail.alpha * h_, alphaTotal, phiBefore, report, &sp)) {
+    if (!gapAt(e.before, e.detail.alpha * h_, alphaTotal, phiBefore, report, &sp, &plane)) {
       --report.impactCount;
       return report.status;
     }
-    const double vnLowest = normalVelocity(model, e.before, chi(model, e.before.R, sp.rho));
+    const double vnLowest =
+        normalVelocity(model, e.before, chi(model, e.before.R, sp.rho, plane), plane);
     if (!(vnLowest < 0.0)) {
       // The lowest point is not approaching. This happens when the root finder ends at alpha = 0
       // right after a jump: the point just resolved is still the lowest (a face landing flat, a
@@ -226,12 +236,15 @@ RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
       // final bracket: if that end is within eps_tol (or one ulp) of alpha, the point is in
       // contact here too, and if it approaches, it is the one to resolve.
       SupportPoint q;
+      int qPlane = 0;
       double phiBeyond;
-      if (!gapAt(bracket.beyond, bracket.beyondAlpha * h_, alphaTotal, phiBeyond, report, &q)) {
+      if (!gapAt(bracket.beyond, bracket.beyondAlpha * h_, alphaTotal, phiBeyond, report, &q,
+                 &qPlane)) {
         --report.impactCount;
         return report.status;
       }
-      const double vn = normalVelocity(model, e.before, chi(model, e.before.R, q.rho));
+      const double vn =
+          normalVelocity(model, e.before, chi(model, e.before.R, q.rho, qPlane), qPlane);
       const double mid = 0.5 * (e.detail.alpha + bracket.beyondAlpha);
       const bool narrow = bracket.beyondAlpha - e.detail.alpha <= model.tolerance ||
                           !(mid > e.detail.alpha && mid < bracket.beyondAlpha);
@@ -248,13 +261,15 @@ RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
         return RunStatus::SolverFailed;
       }
       sp = q;
+      plane = qPlane;
     }
     alphaTotal += e.detail.alpha;
     e.s = alphaTotal;
-    e.gap = 0;
+    e.gap = planeGap(model, plane);
     s = e.before;
     e.detail.rhoC = sp.rho;
-    e.detail.jump = applyJump(model, s, sp.rho);
+    e.detail.plane = plane;
+    e.detail.jump = applyJump(model, s, sp.rho, plane);
     e.after = s;
     e.impulse = e.detail.jump.lambda;
     e.energyResidual = totalEnergy(model, e.after) - totalEnergy(model, e.before);

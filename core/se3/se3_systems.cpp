@@ -1,6 +1,9 @@
 // Registration of the se3 systems (ellipsoid-plane, ellipsoid-tilted, ellipsoids-union,
-// cube-plane): paper 003 §7, Table 3, with the corrections of spec lgvci-se3 §7 and §10.
+// cube-plane): paper 003 §7, Table 3, with the corrections of spec lgvci-se3 §7 and §10; then
+// rigid-body (rigid_body_system.cpp), which shares their initial conditions and integrators.
 #include "core/se3/se3_systems.hpp"
+
+#include "core/se3/rigid_body_system.hpp"
 
 #include "core/impact/stepper_simulation.hpp"
 #include "core/model/registry.hpp"
@@ -9,6 +12,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -30,9 +34,11 @@ ParameterSpec anyValue(std::string name, std::string unit, double value, std::st
                        false, std::move(help)};
 }
 
+}  // namespace
+
 // Initial conditions shared by the four cases (paper §7: x0 = (0,0,10), gamma0 = (2,2,10) with
 // m = 1, Pi0 = (4,-4,4), R0 = I). makeSetup reads them by name (kInitial).
-std::vector<ParameterSpec> initialSpecs() {
+std::vector<ParameterSpec> initialConditionSpecs() {
   return {
       anyValue("x0", "m", 0.0, "Initial centre-of-mass position, world x."),
       anyValue("y0", "m", 0.0, "Initial centre-of-mass position, world y."),
@@ -53,6 +59,8 @@ std::vector<ParameterSpec> initialSpecs() {
       anyValue("rz0", "rad", 0.0, "Initial attitude rotation vector, z component."),
   };
 }
+
+namespace {
 
 ParameterSpec massSpec(std::string help) { return positive("m", "kg", 1.0, std::move(help)); }
 ParameterSpec gravitySpec() {
@@ -114,18 +122,29 @@ CreateResult createSe3(const Scenario& scenario) {
   return CreateResult{makeSimulation(setup), {}};
 }
 
-std::vector<IntegratorInfo> lgvciInfos() {
+}  // namespace
+
+std::vector<IntegratorInfo> lgvciIntegrators(std::function<CreateResult(const Scenario&)> create) {
   std::vector<IntegratorInfo> infos;
   for (const ImpactTimeIntegrator& i : kIntegrators) {
-    infos.push_back({i.name, i.title, i.help, createSe3});
+    infos.push_back({i.name, i.title, i.help, create});
   }
   return infos;
 }
 
+void applyIntegratorSettings(const Scenario& scenario, RigidBodyModel& model) {
+  model.tolerance = scenario.integrator.tolerance;
+  for (const ImpactTimeIntegrator& i : kIntegrators) {
+    if (scenario.integrator.name == i.name) model.impactTimeSolver = i.solver;
+  }
+}
+
+namespace {
+
 SystemInfo makeInfo(Kind kind) {
   SystemInfo info;
-  info.initial = initialSpecs();
-  info.integrators = lgvciInfos();
+  info.initial = initialConditionSpecs();
+  info.integrators = lgvciIntegrators(createSe3);
   info.constraints = {"plane"};
   info.defaultH = 0.01;
   info.defaultTEnd = 30.0;
@@ -282,20 +301,26 @@ SceneSpec Se3System::scene(std::span<const double> p) const {
 // ---------------------------------------------------------------------------------------------
 // The running simulation.
 
-const std::vector<std::string>& traceColumns() {
+const std::vector<std::string>& traceColumns(bool withLz) {
   static const std::vector<std::string> columns = {
       "q.x",   "q.y",   "q.z",   "q.R11", "q.R12", "q.R13", "q.R21",  "q.R22",
       "q.R23", "q.R31", "q.R32", "q.R33", "p.x",   "p.y",   "p.z",    "p.Pi1",
       "p.Pi2", "p.Pi3", "mom.px", "mom.py", "mom.nRPi", "e.translational", "e.rotational",
       "con.gap"};
-  return columns;
+  static const std::vector<std::string> withAngular = [] {
+    std::vector<std::string> c = columns;
+    c.insert(c.begin() + 21, "mom.Lz");  // after mom.nRPi, with the other momenta
+    return c;
+  }();
+  return withLz ? withAngular : columns;
 }
 
 class RigidBodyPlaneSimulation final : public impact::StepperSimulation<LgvciStepper> {
  public:
   explicit RigidBodyPlaneSimulation(const Setup& setup)
       : impact::StepperSimulation<LgvciStepper>(LgvciStepper(setup.model, setup.h),
-                                                setup.initial) {}
+                                                setup.initial),
+        withLz_(setup.verticalAngularMomentum) {}
 
   EnergySplit energy() const override {
     const RigidBodyModel& model = stepper_.model();
@@ -307,7 +332,7 @@ class RigidBodyPlaneSimulation final : public impact::StepperSimulation<LgvciSte
 
   double minGap() const override { return phi(stepper_.model(), state_.x, state_.R); }
 
-  std::span<const std::string> columns() const override { return traceColumns(); }
+  std::span<const std::string> columns() const override { return traceColumns(withLz_); }
 
   void sample(std::span<double> out) const override {
     const RigidBodyModel& model = stepper_.model();
@@ -320,6 +345,7 @@ class RigidBodyPlaneSimulation final : public impact::StepperSimulation<LgvciSte
     out[i++] = state_.gamma.x();
     out[i++] = state_.gamma.y();
     out[i++] = model.n.dot(state_.R * state_.Pi);
+    if (withLz_) out[i++] = state_.x.cross(state_.gamma).z() + (state_.R * state_.Pi).z();
     out[i++] = translationalEnergy(model, state_);
     out[i++] = rotationalEnergy(model, state_);
     out[i++] = phi(model, state_.x, state_.R);
@@ -330,6 +356,9 @@ class RigidBodyPlaneSimulation final : public impact::StepperSimulation<LgvciSte
     out[0].position = state_.x;
     out[0].rotation = state_.R;
   }
+
+ private:
+  bool withLz_;
 };
 
 }  // namespace
@@ -346,10 +375,7 @@ Setup makeSetup(const Scenario& scenario) {
   model.m = p[kCommon("m")];
   model.g = p[kCommon("g")];
   model.n = planeNormal(*sys, p);
-  model.tolerance = scenario.integrator.tolerance;
-  for (const ImpactTimeIntegrator& i : kIntegrators) {
-    if (scenario.integrator.name == i.name) model.impactTimeSolver = i.solver;
-  }
+  applyIntegratorSettings(scenario, model);
   switch (sys->kind()) {
     case Kind::Ellipsoid:
     case Kind::TiltedEllipsoid: {
@@ -401,28 +427,44 @@ Setup makeSetup(const Scenario& scenario) {
     out.error = "scenario for '" + scenario.system + "' needs 12 initial conditions";
     return out;
   }
+  out.initial = initialStateOf(q, model.m);
+  out.h = scenario.integrator.h;
+  out.error = checkInitialState(model, out.initial, out.h, [](int) { return std::string("plane"); });
+  return out;
+}
+
+RigidBodyState initialStateOf(std::span<const double> q, double m) {
   const auto& k = kInitial;
-  RigidBodyState& s = out.initial;
+  RigidBodyState s;
   s.x = Vec3(q[k("x0")], q[k("y0")], q[k("z0")]);
-  s.gamma = model.m * Vec3(q[k("vx0")], q[k("vy0")], q[k("vz0")]);
+  s.gamma = m * Vec3(q[k("vx0")], q[k("vy0")], q[k("vz0")]);
   s.Pi = Vec3(q[k("Pi1_0")], q[k("Pi2_0")], q[k("Pi3_0")]);
   s.R = expSO3(Vec3(q[k("rx0")], q[k("ry0")], q[k("rz0")]));
-  out.h = scenario.integrator.h;
+  return s;
+}
 
-  const double gap = phi(model, s.x, s.R);
-  if (!(gap > 0.0)) {
-    out.error = "initial condition outside the admissible set: gap 'plane' Phi = " +
-                formatNumber(gap) + " m <= 0 (the body touches or cuts the plane; raise z0)";
-    return out;
+std::string checkInitialState(const RigidBodyModel& model, const RigidBodyState& s, double h,
+                              const std::function<std::string(int)>& gapName) {
+  // Every plane on its own, so the message names the one the body cuts.
+  for (int j = 0; j <= int(model.walls.size()); ++j) {
+    const Vec3& n = planeNormal(model, j);
+    const double offset = j == 0 ? 0.0 : model.walls[std::size_t(j - 1)].offset;
+    SupportPoint status;
+    double gap = n.dot(s.x) - offset + lowestHeight(model.shape, s.R.transpose() * n, &status);
+    if (!status.ok) gap = std::numeric_limits<double>::quiet_NaN();  // Phi unknown there
+    if (!(gap > 0.0)) {
+      return "initial condition outside the admissible set: gap '" + gapName(j) + "' Phi = " +
+             formatNumber(gap) + " m <= 0 (the body touches or cuts " +
+             (j == 0 ? std::string("the plane; raise z0)") : "that wall; move the body or the wall)");
+    }
   }
   // The Cayley SolveF needs well under a half turn per step (spec §10.15): ask for <= 1 rad.
-  const double turn = out.h * (model.Jinv * s.Pi).norm();
+  const double turn = h * (model.Jinv * s.Pi).norm();
   if (!(turn <= 1.0)) {
-    out.error = "time step h = " + formatNumber(out.h) + " s is too large for the initial spin: " +
-                "h |Omega0| = " + formatNumber(turn) + " rad per step, must be <= 1";
-    return out;
+    return "time step h = " + formatNumber(h) + " s is too large for the initial spin: " +
+           "h |Omega0| = " + formatNumber(turn) + " rad per step, must be <= 1";
   }
-  return out;
+  return {};
 }
 
 std::unique_ptr<Simulation> makeSimulation(const Setup& setup) {
@@ -441,6 +483,7 @@ void appendSe3Systems(std::vector<const SystemDescription*>& out) {
   out.push_back(&ellipsoidTilted);
   out.push_back(&ellipsoidsUnion);
   out.push_back(&cubePlane);
+  out.push_back(&se3::rigidBodySystem());  // core/se3/rigid_body_system.cpp
 }
 
 }  // namespace ricochet

@@ -6,8 +6,11 @@
 #include "core/model/system.hpp"
 #include "core/se3/lgvci.hpp"
 
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace ricochet::se3 {
 
@@ -17,6 +20,9 @@ struct Setup {
   RigidBodyState initial;
   double h = 0.01;    ///< s
   std::string error;  ///< empty when valid; otherwise one line naming the offending value
+  /// Adds the trace column mom.Lz, the angular momentum about the world z axis,
+  /// (x x gamma + R Pi).e3 (rigid-body: conserved while every plane is horizontal).
+  bool verticalAngularMomentum = false;
 };
 
 /// Builds model (mass, inertia, plane, shape, eps_tol = scenario tolerance) and initial state
@@ -28,5 +34,23 @@ Setup makeSetup(const Scenario& scenario);
 /// The Simulation for a valid setup (what SystemDescription::create returns). Tests use it to run
 /// modified models (e.g. a smaller Zeno cap).
 std::unique_ptr<Simulation> makeSimulation(const Setup& setup);
+
+// What every SE(3) system shares (the four cases above and rigid-body).
+
+/// The initial conditions x0, y0, z0, vx0, vy0, vz0, Pi1_0, Pi2_0, Pi3_0, rx0, ry0, rz0 with
+/// paper 003's values, in that order.
+std::vector<ParameterSpec> initialConditionSpecs();
+/// The LGVCI's integrators ("variational", "variational-bisection"), each building its runs
+/// with `create`.
+std::vector<IntegratorInfo> lgvciIntegrators(std::function<CreateResult(const Scenario&)> create);
+/// Sets the model's tolerance and impact-time solver from the scenario's integrator settings.
+void applyIntegratorSettings(const Scenario& scenario, RigidBodyModel& model);
+/// The initial state from the 12 initial conditions (initialConditionSpecs() order) for mass m:
+/// x0, gamma0 = m v0, Pi0 and R0 = exp(hat(r0)).
+RigidBodyState initialStateOf(std::span<const double> initial, double m);
+/// Empty when the run can start: every plane's gap > 0 at the initial state (named by
+/// `gapName(j)`, the model's plane j) and at most 1 rad of rotation per step h.
+std::string checkInitialState(const RigidBodyModel& model, const RigidBodyState& s, double h,
+                              const std::function<std::string(int)>& gapName);
 
 }  // namespace ricochet::se3
