@@ -12,3 +12,10 @@ add_dependencies(test_cli ricochet-cli)
 # Every system and integrator against pinned hashes of its trace and impacts CSVs, and the same
 # bytes on several threads at once (the refactor guard).
 ricochet_add_test(NAME test_determinism SOURCES test_determinism.cpp LABELS core TIMEOUT 600)
+
+# `ricochet-cli run rigid-body --body FILE` and bad body input, against the real binary.
+ricochet_add_test(NAME test_cli_body SOURCES test_cli_body.cpp LABELS cli TIMEOUT 300)
+add_dependencies(test_cli_body ricochet-cli)
+if(TARGET ricochet_mesh)
+  target_compile_definitions(test_cli_body PRIVATE RICOCHET_HAS_MESH_READER)
+endif()

@@ -1,5 +1,6 @@
 #include "app/cli/cli_commands.hpp"
 
+#include "app/cli/body_option.hpp"
 #include "app/cli/cli_args.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/json.hpp"
@@ -168,6 +169,8 @@ std::string scenarioFromArgs(const ParsedArgs& a, const std::string& command, Sc
     scenario = std::move(*loaded.scenario);
   }
 
+  if (std::string e = applyBodyOption(a, scenario); !e.empty()) return e;
+
   // 2. Overrides, each checked where its value is known.
   const auto number = [&](const char* option, double& into) -> std::string {
     const auto text = a.value(option);
@@ -236,13 +239,14 @@ int runCommand(const std::vector<std::string>& args) {
                                   {"--every", true, false},
                                   {"--impacts-csv", true, false},
                                   {"--summary-json", true, false},
+                                  {"--body", true, false},
                                   {"--help", false, false}},
                                  "run");
   if (!a.error.empty()) return badInput(a.error);
   if (a.has("--help")) {
     print("ricochet-cli run SYSTEM|SCENARIO.json [--set NAME=VALUE]... [--h H] [--t-end T | --steps N]\n"
           "    [--integrator NAME] [--tolerance TOL] [--csv FILE] [--every K] [--impacts-csv FILE]\n"
-          "    [--summary-json FILE]\n");
+          "    [--summary-json FILE] [--body MESH]\n");
     return kExitOk;
   }
   // 1-2. The starting scenario (a system's defaults or a scenario file) and the overrides.
@@ -336,12 +340,13 @@ int scenarioCommand(const std::vector<std::string>& args) {
                                   {"--integrator", true, false},
                                   {"--tolerance", true, false},
                                   {"--out", true, false},
+                                  {"--body", true, false},
                                   {"--help", false, false}},
                                  "scenario");
   if (!a.error.empty()) return badInput(a.error);
   if (a.has("--help")) {
     print("ricochet-cli scenario SYSTEM|SCENARIO.json [--set NAME=VALUE]... [--h H] [--t-end T]\n"
-          "    [--integrator NAME] [--tolerance TOL] [--out FILE.json]\n");
+          "    [--integrator NAME] [--tolerance TOL] [--out FILE.json] [--body MESH]\n");
     return kExitOk;
   }
   Scenario scenario;
@@ -353,7 +358,7 @@ int scenarioCommand(const std::vector<std::string>& args) {
     if (std::string e = io::saveScenario(*out, scenario); !e.empty()) return badInput(e);
     return kExitOk;
   }
-  print(io::scenarioToText(scenario));
+  print(io::scenarioToText(scenario, "."));
   return kExitOk;
 }
 

@@ -4,6 +4,7 @@
 // command means one more row and one function. `video` needs the render layer: without it
 // (RICOCHET_BUILD_GUI=OFF) video_unavailable.cpp answers instead.
 
+#include "app/cli/body_option.hpp"
 #include "app/cli/cli_args.hpp"
 #include "app/cli/cli_commands.hpp"
 
@@ -42,7 +43,8 @@ const Command kCommands[] = {
      "      --csv FILE           trace CSV, one row per recorded step\n"
      "      --every K            record every K-th step in the trace (default 1)\n"
      "      --impacts-csv FILE   one row per impact\n"
-     "      --summary-json FILE  the run summary as JSON\n",
+     "      --summary-json FILE  the run summary as JSON\n"
+     "      --body FILE          rigid-body: the body is the rounded hull of a mesh (STL, OBJ, PLY)\n",
      &runCommand},
     {"video",
      "  ricochet-cli video SYSTEM|SCENARIO.json --out FILE.(mp4|gif|ogv)|PATTERN.png [options]\n"
@@ -115,6 +117,7 @@ int main(int argc, char** argv) {
   }
   const std::string name = args.front();
   args.erase(args.begin());
+  installMeshReader();
   if (name == "--help" || name == "-h") return helpCommand(args);
   for (const Command& c : kCommands) {
     if (name == c.name) return c.run(args);

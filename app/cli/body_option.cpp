@@ -1,0 +1,34 @@
+#include "app/cli/body_option.hpp"
+
+#include "core/io/body_io.hpp"
+#include "core/model/registry.hpp"
+
+#ifdef RICOCHET_HAS_MESH_READER
+#include "mesh/vtk_mesh_reader.hpp"
+#endif
+
+#include <memory>
+
+namespace ricochet::cli {
+
+void installMeshReader() {
+#ifdef RICOCHET_HAS_MESH_READER
+  mesh::installVtkMeshReader();
+#endif
+}
+
+std::string applyBodyOption(const ParsedArgs& args, Scenario& scenario) {
+  const auto file = args.value("--body");
+  if (!file) return {};
+  const SystemDescription* system = findSystem(scenario.system);
+  if (!system || !system->info().defaultBody) {
+    return "--body: '" + scenario.system + "' takes no body (the rigid-body system does)";
+  }
+  auto body = std::make_shared<BodyScenario>();
+  if (scenario.body) body->world = scenario.body->world;
+  if (std::string e = io::meshBody(*file, body->body); !e.empty()) return "--body: " + e;
+  scenario.body = std::move(body);
+  return {};
+}
+
+}  // namespace ricochet::cli
