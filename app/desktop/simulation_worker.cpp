@@ -57,7 +57,7 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   info->generation = ++generation_;
   info->requestId = requestId;
   info->scenario = scenario;
-  info->scene = system->scene(scenario.parameters);
+  info->scene = system->scene(scenario);
   info->energyInitial = e0.total();
   info->relativeError = e0.total() != 0.0;
 

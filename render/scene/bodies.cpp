@@ -1,5 +1,6 @@
 #include "render/scene/bodies.hpp"
 
+#include "render/scene/hull_geometry.hpp"
 #include "render/scene/scene_geometry.hpp"
 
 #include <vtkActor.h>
@@ -40,8 +41,31 @@ vtkSmartPointer<vtkPolyData> shapeGeometry(const Shape& shape) {
     vtkSmartPointer<vtkPolyData> operator()(const CylinderShape& s) const {
       return geometry::cylinder(s.radius, s.length);
     }
+    vtkSmartPointer<vtkPolyData> operator()(const HullShape& s) const {
+      return geometry::roundedHull(s.vertices, s.triangles, s.roundingRadius);
+    }
+    vtkSmartPointer<vtkPolyData> operator()(const SurfaceShape& s) const {
+      return geometry::surface(s.points, s.triangles);
+    }
   };
   return std::visit(V{}, shape);
+}
+
+/// Empty when every point is finite and every triangle indexes a point.
+std::string trianglesProblem(const char* what, const std::vector<Eigen::Vector3d>& points,
+                             const std::vector<std::array<int, 3>>& triangles) {
+  for (const Eigen::Vector3d& p : points) {
+    if (!p.allFinite()) return std::string(what) + " has a non-finite point";
+  }
+  for (const auto& t : triangles) {
+    for (int k : t) {
+      if (k < 0 || std::size_t(k) >= points.size()) {
+        return std::string(what) + " has a triangle with point index " + std::to_string(k) + " of " +
+               std::to_string(points.size());
+      }
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -58,6 +82,16 @@ Eigen::Vector3d shapeExtent(const Shape& shape) {
     Eigen::Vector3d operator()(const BoxShape& s) const { return s.halfExtents; }
     Eigen::Vector3d operator()(const CylinderShape& s) const {
       return {s.radius, s.radius, 0.5 * s.length};
+    }
+    Eigen::Vector3d operator()(const HullShape& s) const {
+      Eigen::Vector3d e = Eigen::Vector3d::Zero();
+      for (const Eigen::Vector3d& v : s.vertices) e = e.cwiseMax(v.cwiseAbs());
+      return e + Eigen::Vector3d::Constant(s.roundingRadius);
+    }
+    Eigen::Vector3d operator()(const SurfaceShape& s) const {
+      Eigen::Vector3d e = Eigen::Vector3d::Zero();
+      for (const Eigen::Vector3d& p : s.points) e = e.cwiseMax(p.cwiseAbs());
+      return e;
     }
   };
   return std::visit(V{}, shape);
@@ -105,6 +139,20 @@ std::string shapeProblem(const Shape& shape) {
       if (!positive(s.length)) return "cylinder length = " + num(s.length) + " m is not > 0";
       return "";
     }
+    std::string operator()(const HullShape& s) const {
+      if (s.vertices.size() < 4 || s.triangles.size() < 4) {
+        return "hull has " + std::to_string(s.vertices.size()) + " vertices and " +
+               std::to_string(s.triangles.size()) + " triangles, needs >= 4 of each";
+      }
+      if (!std::isfinite(s.roundingRadius) || s.roundingRadius < 0.0) {
+        return "hull rounding radius = " + num(s.roundingRadius) + " m is not >= 0";
+      }
+      return trianglesProblem("hull", s.vertices, s.triangles);
+    }
+    std::string operator()(const SurfaceShape& s) const {
+      if (s.triangles.empty()) return "surface has no triangles";
+      return trianglesProblem("surface", s.points, s.triangles);
+    }
   };
   return std::visit(V{}, shape);
 }
@@ -139,10 +187,19 @@ void Bodies::build(const BodySpec& body, int index, double L, PropList& props, P
     const Eigen::Vector3d color = rgb(part.color);
     vtkSmartPointer<vtkActor> surface = makeActor(shapeGeometry(part.shape));
     bodyMaterial(surface->GetProperty(), color);
-    // Every body is a closed, opaque solid with outward faces under a rigid motion: from outside
-    // its back faces are always hidden by its front ones, so they are culled instead of being
-    // shaded and depth-tested (under llvmpipe the ellipsoid's back half cost ~2.5 ms a frame).
-    surface->GetProperty()->BackfaceCullingOn();
+    const bool faint = part.opacity < 1.0f;
+    if (faint) {
+      // A faint surface drawn over a solid (the original mesh over its hull): see-through, both
+      // sides (it need not be closed), no highlight.
+      surface->GetProperty()->SetOpacity(std::max(0.05, double(part.opacity)));
+      surface->GetProperty()->SetSpecular(0.0);
+    } else {
+      // Every body is a closed, opaque solid with outward faces under a rigid motion: from
+      // outside its back faces are always hidden by its front ones, so they are culled instead
+      // of being shaded and depth-tested (under llvmpipe the ellipsoid's back half cost ~2.5 ms
+      // a frame).
+      surface->GetProperty()->BackfaceCullingOn();
+    }
     surface->SetUserMatrix(p.matrix);
     props.add(surface);
     // Sharp-edged solids get their feature edges drawn darker: flat faces of one colour
@@ -153,6 +210,10 @@ void Bodies::build(const BodySpec& body, int index, double L, PropList& props, P
     } else if (const auto* box = std::get_if<BoxShape>(&part.shape)) {
       if (!(box->cornerRadius > 1e-3 * box->halfExtents.minCoeff())) {
         edgeData = geometry::boxEdges(box->halfExtents);
+      }
+    } else if (const auto* hull = std::get_if<HullShape>(&part.shape)) {
+      if (!(hull->roundingRadius > 1e-3 * shapeExtent(part.shape).minCoeff())) {
+        edgeData = geometry::hullEdges(hull->vertices, hull->triangles);
       }
     }
     if (edgeData) {

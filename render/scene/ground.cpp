@@ -109,6 +109,10 @@ struct Ground::Build {
     }
     const Eigen::Vector3d n = plane.normal.normalized();
     const Eigen::Vector3d color = rgb(plane.color);
+    if (plane.opacity < 1.0) {
+      glass(plane, n, color);
+      return;
+    }
     // Drawn with a half-size of at most kMaxPatch L: it fades out well before its edge, and VTK puts
     // the near clipping plane at ~1e-3 of the scene's depth, so a 100 km patch would clip the
     // bodies away.
@@ -171,6 +175,29 @@ struct Ground::Build {
         geometry::gridLines(lo, hi, major, 0, pieces), lifted, snap, !wall, H, 0.62 * lit, 1.0, false);
     majorLines->GetProperty()->SetLineWidth(1.5f);
     if (n.dot(up) > 0.3) ground.floors_.push_back(Floor{plane.point, n, f, kShadowLift});
+  }
+
+  // A translucent wall (a box of walls around a body): a pane of half-sizes halfSize around its
+  // point, along the plane's horizontal and the other in-plane direction. No grid, no shadows;
+  // it does not follow the body.
+  void glass(const PlaneObstacle& plane, const Eigen::Vector3d& n, const Eigen::Vector3d& color) {
+    Eigen::Matrix4d f = frameWithZ(plane.point, n, Eigen::Vector3d::UnitX());
+    if (std::fabs(n.dot(up)) < 0.999) {
+      const Eigen::Vector3d b = (up - up.dot(n) * n).normalized();
+      f.block<3, 1>(0, 1) = b;
+      f.block<3, 1>(0, 0) = b.cross(n);
+    }
+    Eigen::Vector2d half = plane.halfSize;
+    if (!(half.minCoeff() > 0.0) || !half.allFinite()) half = Eigen::Vector2d::Constant(plane.halfExtent);
+    half = half.cwiseMin(kMaxPatch * L);
+    auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
+    setMatrix(matrix, f);
+    vtkSmartPointer<vtkActor> pane = makeActor(geometry::rectangle(-half, half, 1));
+    pane->GetProperty()->SetColor(color.x(), color.y(), color.z());
+    pane->GetProperty()->SetOpacity(std::clamp(plane.opacity, 0.02, 1.0));
+    pane->GetProperty()->LightingOff();
+    pane->SetUserMatrix(matrix);
+    props.add(pane);
   }
 
   // Planar scenes: faint graph paper behind the bodies (minor/major lines as on the floors), so

@@ -147,7 +147,7 @@ VideoResult exportVideo(Simulation& simulation, const Scenario& scenario, const 
   renderer->SetUseFXAA(o.antialiasing == Antialiasing::Fxaa);
 
   SceneView& view = off->scene();
-  const SceneSpec spec = system->scene(scenario.parameters);
+  const SceneSpec spec = system->scene(scenario);
   view.setScene(spec);
   view.setFollow(o.follow);
 
