@@ -169,6 +169,8 @@ const std::map<std::string, Pin>& pins() {
       {"ellipsoids-union/variational-bisection", {0xfb9cbbb8e2466f44ull, 0xecdc71ca303b82e6ull}},  // 3000 steps, 19 impacts, ok
       {"cube-plane/variational", {0x469e4f305ed8cae7ull, 0xbfbdbbade9b9866dull}},  // 3000 steps, 16 impacts, ok
       {"cube-plane/variational-bisection", {0x7561b7856824e81bull, 0x713e8982b43f0464ull}},  // 3000 steps, 16 impacts, ok
+      {"rigid-body/variational", {0xef4d48103db9c0b6ull, 0xbfbdbbade9b9866dull}},  // 3000 steps, 16 impacts, ok
+      {"rigid-body/variational-bisection", {0xee3800251f571a48ull, 0x713e8982b43f0464ull}},  // 3000 steps, 16 impacts, ok
       {"disk-table/variational/grazing", {0x7a545407941812dbull, 0x30b8b11ae1abf85dull}},  // 3000 steps, 26 impacts, ok
       {"disk-table/reduced/grazing", {0xdba324b0b886cc60ull, 0xe062f03724c4b582ull}},  // 3000 steps, 26 impacts, ok
       {"disk-table/dla-002/grazing", {0x1e9d13e33e4d68f5ull, 0xb5ef7f0ac7a497f4ull}},  // 91 steps, 0 impacts, solver-failed

