@@ -37,3 +37,43 @@ p 003-cube-plane-case-IV.json cube-plane
 p 003-cube-plane-case-IV-1e5-steps.json cube-plane --t-end 1000
 p 003-cube-plane-sensitivity-position.json cube-plane --set z0=10.00000001
 p 003-cube-plane-sensitivity-attitude.json cube-plane --set ry0=3.141592653589793e-8
+# rigid-body (the LGVCI of 003 with your own body): its default (003's cube), then bodies given
+# as shapes in a scenario file written here, each canonicalised by `ricochet-cli scenario`.
+p 003-rigid-body-cube.json rigid-body
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+body() {  # body OUT SYSTEM-FREE-JSON-BODY-AND-WORLD ...: a rigid-body scenario from its parts
+  out=$1; shift
+  printf '{"format": "ricochet-scenario", "version": 1, "system": "rigid-body", %s}\n' "$*" > "$tmp/in.json"
+  p "$out" "$tmp/in.json"
+}
+# Points of a polygon of N corners and radius R at height Z, as JSON [x, y, z] items.
+ring() { awk -v n="$1" -v r="$2" -v z="$3" 'BEGIN { pi = atan2(0, -1); for (i = 0; i < n; i++)
+  printf "%s[%.17g, %.17g, %s]", (i ? ", " : ""), r * cos(2 * pi * i / n), r * sin(2 * pi * i / n), z }'; }
+# A seeded random point cloud (Park-Miller's generator, exact in awk's doubles): N points in the
+# ellipsoidal shell 0.6..1 of semi-axes (A, B, C), 6 digits each.
+cloud() { awk -v n="$1" -v a="$2" -v b="$3" -v c="$4" 'BEGIN { s = 20261125
+  for (i = 0; i < n; i++) { do { for (k = 0; k < 3; k++) { s = (16807 * s) % 2147483647; u[k] = 2 * s / 2147483647 - 1 }
+    q = u[0] * u[0] + u[1] * u[1] + u[2] * u[2] } while (q > 1 || q < 0.36)
+    printf "%s[%.6f, %.6f, %.6f]", (i ? ", " : ""), a * u[0], b * u[1], c * u[2] } }'; }
+body 003-rigid-body-die-in-a-box.json \
+  '"parameters": {"epsilon": 0.08}, "body": {"shape": "box", "size": [1, 1, 1], "density": 1100},' \
+  '"world": {"box": {"size": [4, 3]}},' \
+  '"initial": {"z0": 3, "vx0": 4, "vy0": 2.5, "vz0": 2, "Pi1_0": 2, "Pi2_0": -3.5, "Pi3_0": 1.5},' \
+  '"integrator": {"name": "variational", "h": 0.002, "tolerance": 1e-15}, "t_end": 8'
+body 003-rigid-body-coin.json \
+  '"body": {"shape": "polyhedron", "epsilon": 0.0005, "density": 8900, "vertices": ['"$(ring 32 0.0125 -0.0005)"', '"$(ring 32 0.0125 0.0005)"']},' \
+  '"initial": {"z0": 0.05, "vx0": 0.1, "vz0": 0, "Pi1_0": 1e-6, "Pi2_0": 0, "Pi3_0": 2e-5, "rx0": 1.2},' \
+  '"integrator": {"name": "variational", "h": 0.0005, "tolerance": 1e-15}, "t_end": 3'
+body 003-rigid-body-dumbbell.json \
+  '"body": {"shape": "union", "density": 7800, "parts": [' \
+  '{"shape": "ellipsoid", "axes": [0.05, 0.05, 0.05], "position": [-0.2, 0, 0], "rotation": [0, 0, 0]},' \
+  '{"shape": "ellipsoid", "axes": [0.05, 0.05, 0.05], "position": [0.2, 0, 0], "rotation": [0, 0, 0]},' \
+  '{"shape": "box", "size": [0.28, 0.025, 0.025], "epsilon": 0.005, "position": [0, 0, 0], "rotation": [0, 0, 0]}]},' \
+  '"initial": {"z0": 1, "vx0": 0.5, "vy0": 0, "vz0": 2, "Pi1_0": 0.5, "Pi2_0": 1.5, "Pi3_0": 0.3},' \
+  '"integrator": {"name": "variational", "h": 0.002, "tolerance": 1e-15}, "t_end": 6'
+body 003-rigid-body-rock.json \
+  '"body": {"shape": "polyhedron", "epsilon": 0.002, "density": 2700, "vertices": ['"$(cloud 40 0.3 0.22 0.15)"']},' \
+  '"world": {"box": {"size": [2.5, 2, 3]}},' \
+  '"initial": {"z0": 1.5, "vx0": 3, "vy0": -2, "vz0": 2, "Pi1_0": 5, "Pi2_0": -8, "Pi3_0": 3},' \
+  '"integrator": {"name": "variational", "h": 0.002, "tolerance": 1e-15}, "t_end": 10'
