@@ -161,12 +161,14 @@ class DiscreteLagrangian {
     return tau * (0.5 * w.dot(model_->massMatrix(psi) * w) - model_->potential(psi));
   }
   /// D1 L_d = (1-c) tau L_q(psi, w) - M(psi) w, kg m/s (momentum units of each coordinate).
-  Vec D1(const Vec& q0, const Vec& w, double tau) const {
+  // Forced inline: called inside every Newton iteration of the regular step, where GCC stopped
+  // inlining it once the steppers became constant (about 8 % more instructions per LDAP step).
+  [[gnu::always_inline]] Vec D1(const Vec& q0, const Vec& w, double tau) const {
     const Vec psi = quadraturePoint(q0, w, tau);
     return ((1.0 - c_) * tau) * Lq(psi, w) - model_->massMatrix(psi) * w;
   }
   /// D2 L_d = c tau L_q(psi, w) + M(psi) w.
-  Vec D2(const Vec& q0, const Vec& w, double tau) const {
+  [[gnu::always_inline]] Vec D2(const Vec& q0, const Vec& w, double tau) const {
     const Vec psi = quadraturePoint(q0, w, tau);
     return (c_ * tau) * Lq(psi, w) + model_->massMatrix(psi) * w;
   }
