@@ -562,8 +562,6 @@ class TestNonholonomicDisk : public QObject {
     QVERIFY2(ar.ok(), ar.message.c_str());  // default cap (32) is enough
   }
 
-  // P13: nu = X^T n = 0 (the constraints cannot push across the boundary) is a failure with a
-  // clear message, not a division by zero.
   void reducedPathCurvatureBoundsHold() {
     // The bounds of G'' that let the shared detector skip sub-sampling (and find dips between
     // samples) must hold: second differences along random reconstructed sub-steps never exceed
@@ -598,6 +596,8 @@ class TestNonholonomicDisk : public QObject {
     check(tableModel(), "table");
   }
 
+  // nu = X^T n = 0 (the constraints cannot push across the boundary: no admissible impulse) is a
+  // failure with a clear message, not a division by zero.
   void p13DegenerateNormalIsReported() {
     const DiskTableModel tm = tableModel();
     LdapVci<DiskTableModel> e(tm, 0.01);
@@ -607,7 +607,7 @@ class TestNonholonomicDisk : public QObject {
     const Eigen::Vector4d p = tm.momentum(q, 1.0, 0.2);
     const auto imp = e.solveImpulse(q, p, p, nj, 1.0, 0.005, guess);
     QVERIFY(!imp.ok);
-    QVERIFY(QString(imp.failure).contains("P13"));
+    QVERIFY(QString(imp.failure).contains("tangent to the boundary, no admissible impulse"));
   }
 
   // Failure messages name what failed, the gap and the time of the failure inside the step, then
