@@ -602,7 +602,7 @@ class TestNonholonomicDisk : public QObject {
 
   // nu = X^T n = 0 (the constraints cannot push across the boundary: no admissible impulse) is a
   // failure with a clear message, not a division by zero.
-  void p13DegenerateNormalIsReported() {
+  void degenerateNormalIsReported() {
     const DiskTableModel tm = tableModel();
     LdapVci<DiskTableModel> e(tm, 0.01);
     const Eigen::Vector4d q(1.0, 0.5, 0.0, 0.7);
