@@ -1,6 +1,7 @@
 // Registration of the se3 systems (ellipsoid-plane, ellipsoid-tilted, ellipsoids-union,
-// cube-plane): paper 003 §7, Table 3, with the corrections of spec lgvci-se3 §7 and §10; then
-// rigid-body (rigid_body_system.cpp), which shares their initial conditions and integrators.
+// cube-plane): paper 003 §7, Table 3, with the corrections in docs/se3-lgvci.md ("Corrections
+// of the paper's data"); then rigid-body (rigid_body_system.cpp), which shares their initial
+// conditions and integrators.
 #include "core/se3/se3_systems.hpp"
 
 #include "core/se3/rigid_body_system.hpp"
