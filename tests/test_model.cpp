@@ -91,7 +91,7 @@ class TestModel : public QObject {
     const std::vector<std::string> contract = {
         "particle-floor", "star-floor",      "ellipse-floor",    "pendulum-cylinder",
         "disk-wall",      "disk-table",      "ellipsoid-plane",  "ellipsoid-tilted",
-        "ellipsoids-union", "cube-plane"};
+        "ellipsoids-union", "cube-plane",      "rigid-body"};
     std::size_t next = 0;
     std::set<std::string> seen;
     for (const SystemDescription* s : systems()) {
