@@ -2,6 +2,7 @@
 
 #include "app/cli/cli_args.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/describe.hpp"
 #include "core/io/json.hpp"
 #include "core/io/scenario_io.hpp"
 #include "core/io/trace.hpp"
@@ -41,60 +42,6 @@ const SystemDescription* requireSystem(const std::string& id, std::string& error
   const SystemDescription* s = findSystem(id);
   if (!s) error = "unknown system '" + id + "' (try `ricochet-cli list`)";
   return s;
-}
-
-json::Value boundOrNull(double x) {
-  return std::isfinite(x) ? json::Value::number(x) : json::Value::null();
-}
-
-json::Value entriesJson(const std::vector<ParameterSpec>& specs) {
-  json::Value a = json::Value::array();
-  for (const ParameterSpec& p : specs) {
-    json::Value e = json::Value::object();
-    e.add("name", json::Value::string(p.name));
-    e.add("unit", json::Value::string(p.unit));
-    e.add("default", json::Value::number(p.defaultValue));
-    e.add("min", boundOrNull(p.min));
-    e.add("max", boundOrNull(p.max));
-    e.add("help", json::Value::string(p.help));
-    e.add("min_exclusive", json::Value::boolean(p.minExclusive));
-    e.add("max_exclusive", json::Value::boolean(p.maxExclusive));
-    a.push(std::move(e));
-  }
-  return a;
-}
-
-std::string describeJson(const SystemInfo& info) {
-  json::Value o = json::Value::object();
-  o.add("id", json::Value::string(info.id));
-  o.add("title", json::Value::string(info.title));
-  o.add("source", json::Value::string(info.source));
-  o.add("summary", json::Value::string(info.summary));
-  o.add("parameters", entriesJson(info.parameters));
-  o.add("initial", entriesJson(info.initial));
-  json::Value names = json::Value::array();
-  json::Value details = json::Value::array();
-  for (const IntegratorInfo& in : info.integrators) {
-    names.push(json::Value::string(in.name));
-    json::Value d = json::Value::object();
-    d.add("name", json::Value::string(in.name));
-    d.add("title", json::Value::string(in.title));
-    d.add("help", json::Value::string(in.help));
-    details.push(std::move(d));
-  }
-  o.add("integrators", std::move(names));
-  o.add("integrator_details", std::move(details));
-  json::Value constraints = json::Value::array();
-  for (const std::string& c : info.constraints) constraints.push(json::Value::string(c));
-  o.add("constraints", std::move(constraints));
-  json::Value defaults = json::Value::object();
-  defaults.add("h", json::Value::number(info.defaultH));
-  defaults.add("t_end", json::Value::number(info.defaultTEnd));
-  defaults.add("integrator", json::Value::string(info.integrators.empty() ? std::string()
-                                                                          : info.integrators.front().name));
-  defaults.add("tolerance", json::Value::number(info.defaultTolerance));
-  o.add("defaults", std::move(defaults));
-  return json::write(o, 2);
 }
 
 std::string specTable(const std::vector<ParameterSpec>& specs) {
@@ -154,19 +101,9 @@ std::string scenarioFromArgs(const ParsedArgs& a, const std::string& command, Sc
                                        a.positionals[1] + "' as well";
   }
   // 1. The starting scenario: a system's defaults or a scenario file.
-  const std::string& target = a.positionals.front();
-  if (const SystemDescription* system = findSystem(target)) {
-    scenario = defaultScenario(*system);
-  } else {
-    std::error_code ec;
-    const bool looksLikeFile = target.size() > 5 && target.substr(target.size() - 5) == ".json";
-    if (!looksLikeFile && !std::filesystem::exists(target, ec)) {
-      return "unknown system '" + target + "' (try `ricochet-cli list`)";
-    }
-    io::ScenarioResult loaded = io::loadScenario(target);
-    if (!loaded.ok()) return loaded.error;
-    scenario = std::move(*loaded.scenario);
-  }
+  io::ScenarioResult start = io::scenarioFromTarget(a.positionals.front());
+  if (!start.ok()) return start.error;
+  scenario = std::move(*start.scenario);
 
   // 2. Overrides, each checked where its value is known.
   const auto number = [&](const char* option, double& into) -> std::string {
@@ -220,7 +157,7 @@ int describeCommand(const std::vector<std::string>& args) {
   std::string error;
   const SystemDescription* system = requireSystem(a.positionals.front(), error);
   if (!system) return badInput(error);
-  print(a.has("--json") ? describeJson(system->info()) : describeText(system->info()));
+  print(a.has("--json") ? json::write(io::describeToJson(system->info()), 2) : describeText(system->info()));
   return kExitOk;
 }
 
