@@ -15,6 +15,7 @@ PACKAGES=(
   libvtk9-dev libeigen3-dev
   libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
   ffmpeg nlohmann-json3-dev parallel
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed python3-matplotlib
 )
 
 missing=()
