@@ -65,8 +65,9 @@ def main():
         order = round(expected)
         guide = 0.4 * error[0] * (h / h[0]) ** order
         ax.loglog(h, guide, ":", color=colour, lw=1.2)
-        ax.annotate(f"slope {order}", (h[-1], guide[-1]), textcoords="offset points", xytext=(-6, -4),
-                    ha="right", va="top", color=colour, fontsize=9)
+        mid = len(h) // 2  # labelled in its middle, below the line, clear of the axes' edges
+        ax.annotate(f"slope {order}", (h[mid], guide[mid]), textcoords="offset points", xytext=(4, -6),
+                    ha="left", va="top", color=colour, fontsize=9)
         if abs(slope - expected) > 0.02:
             wrong.append(f"{system} {integrator}: order {slope:.3f}, expected {expected}")
     ax.set(xlabel="time step h (s)", ylabel="error of q at T (Euclidean norm)",
