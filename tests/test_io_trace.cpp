@@ -330,8 +330,10 @@ class TestIoTrace : public QObject {
       std::string status;
       std::string onRow(const Simulation& sim, const io::TraceRow& r) override {
         if (sim.step() != r.step) return "simulation not at the row's state";
-        std::vector<double> v{double(r.step), r.t, r.energy.total(), r.energy.kinetic, r.energy.potential,
-                              r.energyRelError, double(r.impacts)};
+        std::vector<double> v{double(r.step),       r.t,
+                              r.energy.total(),     r.energy.kinetic,
+                              r.energy.potential,   r.energyRelError,
+                              double(r.impacts)};
         v.insert(v.end(), r.columns.begin(), r.columns.end());
         rows.push_back(std::move(v));
         return r.step == 20 ? failOnRow : std::string();
@@ -368,7 +370,9 @@ class TestIoTrace : public QObject {
       for (std::size_t r = 0; r < sink.rows.size(); ++r) {
         const auto fields = split(csv[r + 1], ',');
         QCOMPARE(fields.size(), sink.rows[r].size());
-        for (std::size_t c = 0; c < fields.size(); ++c) QVERIFY(sameBits(number(fields[c]), sink.rows[r][c]));
+        for (std::size_t c = 0; c < fields.size(); ++c) {
+          QVERIFY(sameBits(number(fields[c]), sink.rows[r][c]));
+        }
       }
       const auto impacts = lines(o.impactsCsv);
       QCOMPARE(sink.impacts, (std::vector<std::string>{"10:g0", "20:g0", "30:g0", "40:g0"}));
@@ -382,7 +386,8 @@ class TestIoTrace : public QObject {
     o.progressInterval = 1000;
     o.progress = [](std::int64_t done, std::int64_t) { return done < 2000; };
     o.sinks = {&cancelled};
-    QCOMPARE(int(io::runSimulation(sim, fakeScenario(), o).outcome), int(io::RunOutcome::Cancelled));
+    const io::RunSummary c = io::runSimulation(sim, fakeScenario(), o);
+    QCOMPARE(int(c.outcome), int(io::RunOutcome::Cancelled));
     QVERIFY(cancelled.commits == 0 && cancelled.discards == 1);
     QTemporaryDir d;
     const std::filesystem::path cdir = d.path().toStdString();
@@ -403,7 +408,8 @@ class TestIoTrace : public QObject {
     io::RunOptions bad;
     bad.every = 0;
     bad.sinks = {&refused};
-    QCOMPARE(int(io::runSimulation(again, fakeScenario(), bad).outcome), int(io::RunOutcome::InvalidOptions));
+    const io::RunSummary b = io::runSimulation(again, fakeScenario(), bad);
+    QCOMPARE(int(b.outcome), int(io::RunOutcome::InvalidOptions));
     QVERIFY(refused.rows.empty() && refused.commits == 0 && refused.discards == 1);
   }
 
