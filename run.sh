@@ -15,6 +15,7 @@ PACKAGES=(
   libvtk9-dev libeigen3-dev
   libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
   ffmpeg nlohmann-json3-dev parallel
+  libhdf5-dev hdf5-tools python3-h5py python3-pytest
 )
 
 missing=()
