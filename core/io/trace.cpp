@@ -29,9 +29,9 @@ std::string_view constraintName(const ImpactRecord& impact, std::span<const std:
   if (impact.constraint >= 0 && static_cast<std::size_t>(impact.constraint) < names.size()) {
     return names[static_cast<std::size_t>(impact.constraint)];
   }
-  // Built piece by piece: GCC 12 misreports both "g" + ... and an assignment as an overlap.
+  // Built by appending: GCC 12 misreports both `"g" + ...` and `scratch = "g"` as overlapping copies.
   scratch.clear();
-  scratch.push_back('g');
+  scratch += 'g';
   scratch += std::to_string(impact.constraint);
   return scratch;
 }
@@ -195,9 +195,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
     return finish(outcome, std::move(message));
   };
 
-  if (std::string e = checkRunOptions(options); !e.empty()) {
-    return refuse(RunOutcome::InvalidOptions, e);
-  }
+  if (std::string e = checkRunOptions(options); !e.empty()) return refuse(RunOutcome::InvalidOptions, e);
   const std::int64_t total =
       options.steps >= 0 ? options.steps : stepCount(scenario.tEnd, scenario.integrator.h);
   if (total < 0) {
@@ -211,9 +209,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   const bool writeTrace = !options.traceCsv.empty();
   const bool writeImpacts = !options.impactsCsv.empty();
   if (writeTrace) {
-    if (std::string e = traceFile.open(options.traceCsv); !e.empty()) {
-      return refuse(RunOutcome::OutputError, e);
-    }
+    if (std::string e = traceFile.open(options.traceCsv); !e.empty()) return refuse(RunOutcome::OutputError, e);
   }
   if (writeImpacts) {
     if (std::string e = impactsFile.open(options.impactsCsv); !e.empty()) {
@@ -243,13 +239,9 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   const auto record = [&](const EnergySplit& e) {
     sim.sample(row);
     const TraceRow r{sim.step(), sim.time(), e, metrics.relativeError(e), sim.impactCount(), row};
-    if (writeTrace) {
-      appendTraceRow(traceBuf, r.step, r.t, r.energy, r.energyRelError, r.impacts, r.columns);
-    }
+    if (writeTrace) appendTraceRow(traceBuf, r.step, r.t, r.energy, r.energyRelError, r.impacts, r.columns);
     for (RecordSink* sink : sinks) {
-      if (std::string err = sink->onRow(sim, r); !err.empty() && ioError.empty()) {
-        ioError = std::move(err);
-      }
+      if (std::string err = sink->onRow(sim, r); !err.empty() && ioError.empty()) ioError = std::move(err);
     }
     lastRecorded = sim.step();
     ++s.traceRows;

@@ -82,9 +82,9 @@ struct RunSummary;
 /// its gap's name, in file order, from the thread that runs the simulation. The caller opens it
 /// before the run, so a bad path fails before any integration. The driver finishes it where it
 /// finishes the CSV files: commit() after a completed run or an integrator failure (everything up
-/// to the last good state), discard() after a cancel, an output error or refused options. A
-/// non-empty string from onRow, onImpact or commit is an output error naming the file: the run
-/// stops and every output is discarded.
+/// to the last good state), discard() after a cancel, an output error or refused options. A non-empty string from
+/// onRow, onImpact or commit is an output error naming the file: the run stops and every output is
+/// discarded.
 class RecordSink {
  public:
   virtual ~RecordSink() = default;
@@ -142,7 +142,7 @@ struct RunSummary {
   RunOutcome outcome = RunOutcome::Completed;
   RunStatus status = RunStatus::Ok;  ///< the integrator's status (Ok unless IntegratorFailed)
   std::string message;  ///< empty when ok; otherwise one line (failure with step and time, I/O error)
-  std::int64_t traceRows = 0;   ///< trace rows recorded (for the CSV and the sinks; no header)
+  std::int64_t traceRows = 0;   ///< trace rows recorded (CSV header excluded), for the CSV and sinks
   std::int64_t impactRows = 0;  ///< impact rows recorded, for the impacts CSV and sinks
   std::int64_t reflectedImpacts = 0;  ///< impacts resolved by the grazing reflection (grazing.hpp)
 
