@@ -22,3 +22,13 @@ if(TARGET ricochet_paraview)
   vtk_module_autoinit(TARGETS test_run_pvd MODULES VTK::CommonCore VTK::CommonDataModel VTK::IOXML)
   add_dependencies(test_run_pvd ricochet-cli)
 endif()
+
+# The window's exports of both (File > Export HDF5 Run..., Export ParaView Series...) against the
+# CLI's files, through the real menu and dialog. Label gui: needs an X display.
+if(RICOCHET_BUILD_GUI)
+  ricochet_add_test(NAME test_gui_export_runfiles
+    SOURCES test_gui_export_runfiles.cpp test_gui_export_support.hpp test_gui_support.hpp
+    LABELS gui LIBS ricochet_desktop ricochet_hdf5 TIMEOUT 300)
+  add_dependencies(test_gui_export_runfiles ricochet-cli)
+  set_tests_properties(test_gui_export_runfiles PROPERTIES RUN_SERIAL TRUE)
+endif()
