@@ -4,6 +4,9 @@ find_package(HDF5 1.10 REQUIRED COMPONENTS C)  # the suite checks the layout wit
 ricochet_add_test(NAME test_run_h5 SOURCES test_run_h5.cpp test_run_files_support.hpp LABELS cli
   LIBS ricochet_hdf5 hdf5::hdf5 TIMEOUT 300)
 add_dependencies(test_run_h5 ricochet-cli)
+if(TARGET ricochet_paraview)
+  target_compile_definitions(test_run_h5 PRIVATE RICOCHET_HAS_PARAVIEW)
+endif()
 
 # h5py and h5dump read what the CLI writes, bit for bit (Debian python3-h5py, python3-pytest and
 # hdf5-tools, through Debian's own python3: the module must not come from another interpreter).

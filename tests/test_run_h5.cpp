@@ -16,6 +16,10 @@
 
 #include <QTemporaryDir>
 
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
 using namespace ricochet;
 using namespace runfiles;
 
@@ -23,6 +27,21 @@ namespace {
 
 QString str(const std::string& s) {
   return QString::fromStdString(s);
+}
+
+// Lines of the C++ sources under `dir` (relative to the repository) that match `pattern`.
+QStringList includesMatching(const char* dir, const std::regex& pattern) {
+  QStringList hits;
+  const std::filesystem::path root = std::filesystem::path(RICOCHET_SOURCE_DIR) / dir;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    const auto ext = entry.path().extension();
+    if (!entry.is_regular_file() || (ext != ".hpp" && ext != ".cpp" && ext != ".h")) continue;
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);) {
+      if (std::regex_search(line, pattern)) hits << str(entry.path().string() + ": " + line);
+    }
+  }
+  return hits;
 }
 
 // Compares a table read from HDF5 with its CSV, column by column and bit for bit; the impacts'
@@ -90,6 +109,48 @@ class TestRunH5 : public QObject {
 
  private slots:
   void initTestCase() { QVERIFY2(QFileInfo::exists(cliPath()), qPrintable(cliPath())); }
+
+  // HDF5 stays out of core (plain C++ and Eigen), and io/hdf5 has no Qt and no VTK.
+  void layersKeepTheirDependencies() {
+    // (Plain string literals: moc mis-parses raw strings that contain a hash-include.)
+    const std::regex hdf5("^\\s*#\\s*include\\s*[<\"](H5|hdf5)");
+    QCOMPARE(includesMatching("core", hdf5), QStringList());
+    const std::regex gui("^\\s*#\\s*include\\s*[<\"](Q[A-Za-z]|qt|vtk)");
+    QCOMPARE(includesMatching("io", gui), QStringList());
+    QVERIFY(!includesMatching("io", hdf5).isEmpty());  // the check does see HDF5 where it is
+    // ... nor a link: no Qt or VTK target in io's CMake files, no HDF5 one in core's.
+    const auto linksIn = [](const char* file, const std::regex& target) {
+      std::ifstream in(std::filesystem::path(RICOCHET_SOURCE_DIR) / file);
+      int hits = 0;
+      for (std::string line; std::getline(in, line);) {
+        hits +=
+            std::regex_search(line.substr(0, line.find('#')), target);  // comments may name them
+      }
+      return in.eof() ? hits : -1;
+    };
+    const std::regex qtOrVtk("(Qt[56]?::|VTK::|find_package\\s*\\(\\s*(Qt|VTK))",
+                             std::regex::icase);
+    QCOMPARE(linksIn("io/CMakeLists.txt", qtOrVtk), 0);
+    QCOMPARE(linksIn("io/hdf5/CMakeLists.txt", qtOrVtk), 0);
+    QCOMPARE(linksIn("core/CMakeLists.txt", std::regex("hdf5", std::regex::icase)), 0);
+    QCOMPARE(linksIn("io/hdf5/CMakeLists.txt", std::regex("hdf5::hdf5")), 1);
+  }
+
+  // Without the render layer (RICOCHET_BUILD_GUI=OFF) --pvd is refused as `video` is: exit 2,
+  // saying why, and nothing written.
+  void pvdNeedsTheRenderLayer() {
+#ifdef RICOCHET_HAS_PARAVIEW
+    QSKIP("this ricochet-cli has the render layer (test_run_pvd covers --pvd)");
+#else
+    QTemporaryDir dir;
+    const Run r = cli({QStringLiteral("run"), QStringLiteral("particle-floor"),
+                       QStringLiteral("--h5"), dir.filePath(QStringLiteral("r.h5")),
+                       QStringLiteral("--pvd"), dir.filePath(QStringLiteral("s"))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--pvd is not available")), qPrintable(r.err));
+    QCOMPARE(entries(dir.path()), QStringList());
+#endif
+  }
 
   // For every system: `--csv --impacts-csv --h5` of one run hold the same numbers, bit for bit;
   // the attributes are the canonical scenario (it loads back to the run's scenario), the version,

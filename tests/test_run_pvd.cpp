@@ -24,7 +24,10 @@
 
 #include <Eigen/Core>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <regex>
 
 using namespace ricochet;
 using namespace runfiles;
@@ -117,6 +120,22 @@ class TestRunPvd : public QObject {
 
  private slots:
   void initTestCase() { QVERIFY2(QFileInfo::exists(cliPath()), qPrintable(cliPath())); }
+
+  // render/paraview links VTK but not Qt (the CLI and the window share it).
+  void seriesLibraryHasNoQt() {
+    // (A plain string literal: moc mis-parses raw strings that contain a hash-include.)
+    const std::regex qt("^\\s*#\\s*include\\s*[<\"](Q[A-Za-z]|qt)");
+    int files = 0;
+    const auto root = std::filesystem::path(RICOCHET_SOURCE_DIR) / "render" / "paraview";
+    for (const auto& entry : std::filesystem::directory_iterator(root)) {
+      std::ifstream in(entry.path());
+      ++files;
+      for (std::string line; std::getline(in, line);) {
+        QVERIFY2(!std::regex_search(line, qt), (entry.path().string() + ": " + line).c_str());
+      }
+    }
+    QVERIFY(files >= 6);
+  }
 
   // The particle, every 7th step: one frame per trace row at the row's time and step; the sphere
   // centred where q says; the trail ending at the body; the impact points, each in the first frame
