@@ -142,7 +142,11 @@ std::optional<std::vector<std::string>> readStrings(hid_t object, const char* na
     if (!mem.valid() || H5Aread(a->attribute.get(), mem.get(), pointers.data()) < 0)
       return std::nullopt;
     for (char* p : pointers) out.emplace_back(p ? p : "");
-    H5Dvlen_reclaim(mem.get(), a->space.get(), H5P_DEFAULT, pointers.data());
+#if H5_VERSION_GE(1, 12, 0)
+    H5Treclaim(mem.get(), a->space.get(), H5P_DEFAULT, pointers.data());
+#else
+    H5Dvlen_reclaim(mem.get(), a->space.get(), H5P_DEFAULT, pointers.data());  // Debian 12: 1.10
+#endif
     return out;
   }
   const std::size_t size = H5Tget_size(a->type.get());
