@@ -1,6 +1,6 @@
 #pragma once
-// Run data export from the desktop app (issue 6 item 1): the full-resolution trace and the impacts
-// table of the current run, in the contract's CSV format, and the same rows as an HDF5 run file
+// Run data export from the desktop app: the full-resolution trace and the impacts table of the
+// current run, in the contract's CSV format, and the same rows as an HDF5 run file
 // (io/hdf5/run_file.hpp) and as a ParaView time series (render/paraview/paraview_series.hpp). The
 // File menu's Export Trace CSV, Export Impacts CSV, Export HDF5 Run and Export ParaView Series open
 // this one dialog with their output ticked; any of the four can be written in one pass.
