@@ -13,9 +13,9 @@ PACKAGES=(
   cmake g++ make pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev
   libvtk9-dev libeigen3-dev
+  libhdf5-dev hdf5-tools python3-h5py python3-pytest
   libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
   ffmpeg nlohmann-json3-dev parallel
-  libhdf5-dev hdf5-tools python3-h5py python3-pytest
 )
 
 missing=()
