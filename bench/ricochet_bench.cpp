@@ -1,5 +1,5 @@
 // ricochet-bench: speed, impact-step cost, memory and heap allocations of the registered systems,
-// printed beside the targets of the issue. Prints figures only; never asserts (bench/README.md).
+// printed beside the project's targets. Prints figures only; never asserts (bench/README.md).
 //
 // Figures, per system and integrator, each from the system's default scenario (the paper's):
 //  * throughput: Simulation::advance(N, nullptr) on a fresh simulation, N chosen so that one run
@@ -51,7 +51,7 @@ struct Target {
   double aimStepsPerSecond = 0.0;
 };
 
-/// The issue's throughput targets.
+/// The project's throughput targets (bench/README.md).
 Target targetFor(const std::string& id) {
   if (id == "particle-floor") return {2e7, 5e7};
   if (id == "star-floor" || id == "ellipse-floor") return {1e7, 0.0};
@@ -341,7 +341,8 @@ int main(int argc, char** argv) {
   std::printf("ricochet-bench on %s, %ld CPUs, %s build, allocation counter %s\n", cpuModel().c_str(),
               sysconf(_SC_NPROCESSORS_ONLN), build, RICOCHET_ALLOC_COUNTER_AVAILABLE ? "on" : "OFF");
   std::printf("timer overhead (median of back-to-back steady_clock::now()): %.1f ns\n", timerOverheadNs());
-  std::printf("median of %d runs; targets from the issue in brackets; impact step in smooth steps (target < %g)\n\n",
+  std::printf("median of %d runs; the project's targets in brackets; "
+              "impact step in smooth steps (target < %g)\n\n",
               o.runs, kImpactTargetSmoothSteps);
   std::printf("%-18s %-12s %11s %9s %-22s %6s %9s %-8s %6s %-7s %s\n", "system", "integrator", "steps/s", "ns/step",
               "[target]", "spread", "impact", "[<20]", "allocs", "[0]", "RSS kB (N -> 10N steps)");

@@ -1,8 +1,9 @@
 // The LDAP collision integrator of P000 (core/nonholonomic/ldap_vci.hpp) and its building blocks:
 // finite-difference checks of every analytic derivative (models, discrete Lagrangians, Newton
 // Jacobians, sensitivities), closed forms against the generic Newton solves, the impact equations
-// (I1)-(I10) at a solved impact, and the spec §7 rows U2 (E_d = -D3 L_d), U5 (independence of
-// pi_S), U6 (Delta = TQ equals FMOW), C1/C2 and C4 (P000's ellipse, consistent and paper mode).
+// (I1)-(I10) at a solved impact, and the acceptance rows (docs/acceptance.md) U2
+// (E_d = -D3 L_d), U5 (independence of pi_S), U6 (Delta = TQ equals FMOW), C1/C2 and C4 (P000's
+// ellipse, consistent and paper mode).
 
 #include "core/nonholonomic/ellipse_ldap.hpp"
 #include "core/nonholonomic/ldap_vci.hpp"
@@ -240,7 +241,7 @@ class TestNonholonomicLdap : public QObject {
       EllipseLdapModel ell;
       checkDiscreteLagrangian(ell, d, Eigen::Vector3d(0.5, 1.2, 0.9), Eigen::Vector3d(1.0, -2.0, 3.0), 0.02, "ellipse");
     }
-    // Spec §1.2: for constant M and linear V, midpoint and trapezoid coincide:
+    // For constant M and linear V, midpoint and trapezoid coincide:
     // E_d(midpoint) = 1/2 w^T M w + (V(q0) + V(q1))/2.
     EllipseLdapModel ell;
     const DiscreteLagrangian<EllipseLdapModel> dl(ell, Discretisation::Midpoint);
@@ -276,8 +277,8 @@ class TestNonholonomicLdap : public QObject {
     }
   }
 
-  // The spec's closed forms (pendulum regular and impact step, disk regular step) agree with the
-  // generic Newton solves, and their residual is at round-off (spec §4.4: ~1e-13).
+  // The models' closed forms (pendulum regular and impact step, disk regular step) agree with the
+  // generic Newton solves, and their residual is at round-off (~1e-13 for the pendulum).
   void closedFormsAgreeWithNewton() {
     PendulumCylinderModel pend;
     LdapOptions rect;
@@ -431,7 +432,7 @@ class TestNonholonomicLdap : public QObject {
   // U5 with velocity constraints: for the disk in the table (n = 4, m = 2) the consistent reading
   // solved through two different pi_S agrees with the direct one over the whole F1 run; for the
   // pendulum, where Delta ∩ T dS = {0}, even P000's literal reading with two different pi_S gives
-  // the same motion (spec §4.4).
+  // the same motion.
   void u5ConstrainedModels() {
     {
       DiskTableModel tm;
@@ -587,7 +588,8 @@ class TestNonholonomicLdap : public QObject {
     QVERIFY(impacts.size() >= 15 && impacts.size() <= 20);
   }
 
-  // A segment of length zero is the node limit: E_d -> H (P12), no 0/0 in the velocity form.
+  // A segment of length zero (an impact at an end of a step) is the node limit: E_d -> H, no 0/0
+  // in the velocity form.
   void zeroLengthSegmentIsTheNodeLimit() {
     DiskTableModel table;
     nhtest::Driven<LdapVci<DiskTableModel>> e(table, 0.01);

@@ -1,6 +1,6 @@
-// Nonholonomic spherical pendulum inside a cylinder (P000 §4.3, spec §4.4): spec §7 rows D1-D4
-// with P000's rectangle scheme ("variational"), the symmetric midpoint variant, the exact 1-DOF
-// reference, and the system's input checks.
+// Nonholonomic spherical pendulum inside a cylinder (P000 §4.3): the acceptance rows D1-D4
+// (docs/acceptance.md, "Pendulum (D1–D4)") with P000's rectangle scheme ("variational"), the
+// symmetric midpoint variant, the exact 1-DOF reference, and the system's input checks.
 
 #include "core/model/registry.hpp"
 #include "core/nonholonomic/pendulum_cylinder.hpp"
@@ -22,7 +22,7 @@ using namespace ricochet::testing;
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-constexpr double kE0 = -4.445419310;  // spec §4.4: continuous energy of P000's initial data
+constexpr double kE0 = -4.445419310;  // continuous energy of P000's initial data
 
 struct Run {
   std::vector<ImpactRecord> impacts;
@@ -94,7 +94,7 @@ double windowMean(const Run& r, double a, double b) {
   return s / n;
 }
 
-/// Exact impact times from the 1-DOF quadrature (spec §4.4).
+/// Exact impact times from the 1-DOF quadrature (the constraint is integrable).
 std::vector<double> exactImpacts(double T) {
   const double m = 1, g = 9.8, l = 2, R = 1.5;
   const double wLow = kPi - std::asin(R / l), wHigh = kPi + std::asin(R / l);
@@ -110,7 +110,7 @@ std::vector<double> exactImpacts(double T) {
 class TestNonholonomicPendulum : public QObject {
   Q_OBJECT
  private slots:
-  // The exact reference (spec §4.4 [exact]): E0 of P000's data, first impact 1.232602 s, then
+  // The exact reference: E0 of P000's data, first impact 1.232602 s, then
   // every 1.315919 s; 3 impacts in 5 s, 76 in 100 s.
   void exactReference() {
     const double th = 0.75 * kPi, thd = 0.25 * kPi, f = kPi + std::cos(th) * std::cos(th);
@@ -175,7 +175,7 @@ class TestNonholonomicPendulum : public QObject {
     QVERIFY(r.maxConstraint <= 1e-12);
   }
 
-  // The symmetric midpoint variant (spec §4.4 proposal) on the same data, h = 1e-3, 100 s: the
+  // The symmetric midpoint variant (a proposal, not in P000) on the same data, h = 1e-3, 100 s: the
   // impact times follow the exact ones, E_d stays within 1e-3 of E0 without the creep, and the
   // invariant phi - F(theta) drifts O(h^2) (the midpoint constraint misses F by f'' dtheta^3/24
   // per step) instead of O(h).
@@ -200,7 +200,7 @@ class TestNonholonomicPendulum : public QObject {
     QVERIFY(mid.minGap >= -1e-12 && mid.maxConstraint <= 1e-12);
   }
 
-  // The forward conversion (spec §3.6, rectangle): the first step lands on q(0) + h v(0) exactly,
+  // The forward conversion (rectangle): the first step lands on q(0) + h v(0) exactly,
   // with phidot0 = f(theta0) thetadot0 derived from the constraint.
   void firstStepIsTheForwardConversion() {
     Scenario sc = defaultScenario(*findSystem("pendulum-cylinder"));
@@ -223,7 +223,7 @@ class TestNonholonomicPendulum : public QObject {
     QVERIFY2(e.contains("'cylinder+'") && e.contains("= -0.5"), qPrintable(e));
     sc.initial[0] = -kPi / 2.0;
     QVERIFY(QString::fromStdString(createSimulation(sc).error).contains("'cylinder-'"));
-    // theta is a chart on R (never wrapped, P7): theta0 = 0.75 pi + 2 pi is the same admissible
+    // theta is a chart on R (never wrapped): theta0 = 0.75 pi + 2 pi is the same admissible
     // point and runs the same impacts.
     sc.initial[0] = 0.75 * kPi + 2.0 * kPi;
     CreateResult ok = createSimulation(sc);

@@ -1,8 +1,8 @@
 #pragma once
-// Exact references for the nonholonomic tests (spec §4.4, §4.5): event-driven rolling disk
-// (closed-form flight, bracketed impact times, continuous reflection (C2)) and the pendulum's
-// 1-DOF quadrature. Test-only; independent of the integrators under test except for the shared
-// Brent root finder and the models' gap functions.
+// Exact references for the nonholonomic tests (docs/acceptance.md, "Reference solutions"):
+// event-driven rolling disk (closed-form flight, bracketed impact times, continuous reflection
+// (C2)) and the pendulum's 1-DOF quadrature. Test-only; independent of the integrators under
+// test except for the shared Brent root finder and the models' gap functions.
 
 #include "core/nonholonomic/rolling_disk.hpp"
 #include "core/numerics/roots.hpp"
@@ -104,7 +104,7 @@ inline double integrate(const std::function<double(double)>& f, double a, double
   return 0.5 * hpanel * sum;
 }
 
-/// Pendulum (spec §4.4): the constraint is integrable, so the motion is the 1-DOF system with
+/// Pendulum: the constraint is integrable, so the motion is the 1-DOF system with
 /// metric G = K (1 + f^2 sin^2) and potential m g l cos: time to go from theta a to b at energy E.
 inline double pendulumTravelTime(double m, double g, double l, double E, double a, double b) {
   const double K = m * l * l;

@@ -1,6 +1,7 @@
-// ellipse-floor (spec §4.3, §7 C1-C3; P000 §4.2 with the consistent impact reading): early impacts
-// against the exact event-driven times, the count in [0, 2] s, the energy band over 25 s, the
-// P000-order initial conditions, exact p_x and admissibility.
+// ellipse-floor (docs/acceptance.md, "Ellipse (C1–C4)", rows C1-C3; P000 §4.2 with the
+// consistent impact reading): early impacts against the exact event-driven times, the count in
+// [0, 2] s, the energy band over 25 s, the P000-order initial conditions, exact p_x and
+// admissibility.
 
 #include "core/model/registry.hpp"
 #include "core/numerics/roots.hpp"
@@ -19,7 +20,7 @@ class TestPlanarEllipse : public QObject {
   Q_OBJECT
  private slots:
   // P000 order: the first initial conditions are theta0, x0, y0; q.theta starts at pi/2, and the
-  // first node is (q(0), M qdot(0)) (no conversion, spec §3.6/P4): E0 = 37.70625.
+  // first node is (q(0), M qdot(0)) (no conversion, as in FMOW): E0 = 37.70625.
   void initialConditionsInP000Order() {
     const SystemInfo& info = findSystem("ellipse-floor")->info();
     QCOMPARE(QString::fromStdString(info.initial[0].name), QStringLiteral("theta0"));
@@ -89,7 +90,7 @@ class TestPlanarEllipse : public QObject {
   }
 
   // The user-facing "ldap" option of ellipse-floor: P000's scheme in the consistent reading is
-  // FMOW's for Delta = TQ (spec §3.2, U6), so through the registry it must track "variational"
+  // FMOW's for Delta = TQ (U6), so through the registry it must track "variational"
   // step for step until chaos amplifies round-off (a few impacts); same columns, same start.
   void ldapOptionTracksVariational() {
     Scenario sc = defaultScenario(*findSystem("ellipse-floor"));

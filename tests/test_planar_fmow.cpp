@@ -1,8 +1,9 @@
-// The FMOW variational collision integrator against FMOW's own equations (spec §2, §7 U1-U4):
+// The FMOW variational collision integrator (docs/planar-vci.md) against FMOW's own equations
+// (docs/acceptance.md, "Unit checks (U1–U7)", rows U1-U4):
 // Verlet = DEL (73), E_d = -D3 L_d, the impact equations (74)-(77) and (78) at the computed
 // solution, the exact energy identity for linear potentials, every analytic derivative against
 // central finite differences, the detection rule's curvature bounds, the impulse root selection
-// and grazing fallback (P12), corners (§2.8) and the per-step impact cap (Zeno).
+// and grazing fallback, corners and the per-step impact cap (Zeno).
 
 #include "core/planar/discrete_lagrangian.hpp"
 #include "core/planar/fmow_integrator.hpp"
@@ -79,8 +80,9 @@ ImpactResiduals impactResiduals(const Model& model, const typename Model::Vec& q
   return r;
 }
 
-/// Largest violation of the §2.7 identity over a run with a linear potential c:
-/// smooth steps keep H; an impact step changes it by (h^2/8) c^T M^-1 c (s_last^2 - s_first^2).
+/// Largest violation of the energy identity over a run with a linear potential c
+/// (docs/planar-vci.md, "Energy identity for linear potentials"): smooth steps keep H; an impact
+/// step changes it by (h^2/8) c^T M^-1 c (s_last^2 - s_first^2).
 template <class Model>
 std::pair<double, double> energyIdentityErrors(const Model& model, const typename Model::Vec& q0,
                                                const typename Model::Vec& v0, double h, long steps,
@@ -119,7 +121,7 @@ class TestPlanarFmow : public QObject {
   Q_OBJECT
  private slots:
   // U1: velocity Verlet (V) reproduces the DEL (73), and its momenta are the discrete Legendre
-  // transforms p_k = -D1 L_d(q_k, q_{k+1}, h), p_{k+1} = D2 L_d(q_k, q_{k+1}, h) (spec §2.2).
+  // transforms p_k = -D1 L_d(q_k, q_{k+1}, h), p_{k+1} = D2 L_d(q_k, q_{k+1}, h).
   void u1_verletEqualsDel73() {
     using Model = StarFloorModel<WavyPotential>;
     for (int trial = 0; trial < 200; ++trial) {
@@ -149,7 +151,7 @@ class TestPlanarFmow : public QObject {
     }
   }
 
-  // U2: E_d = -D3 L_d for the rectangle, midpoint and trapezoid quadratures (spec §1.2), by
+  // U2: E_d = -D3 L_d for the rectangle, midpoint and trapezoid quadratures, by
   // central finite differences in tau; and the integrator's momentum-form segment energy is (72).
   void u2_discreteEnergyIsMinusD3Ld() {
     struct VariableMass {  // L = 1/2 v^T M(q) v - V(q) with a configuration-dependent M
@@ -223,7 +225,7 @@ class TestPlanarFmow : public QObject {
   }
 
   // U4: linear V: H is constant on smooth steps and jumps by (h^2/8) c^T M^-1 c (1 - 2 alpha) per
-  // impact (s_last^2 - s_first^2 with several impacts in a step), tolerance 1e-10 (spec §2.7).
+  // impact (s_last^2 - s_first^2 with several impacts in a step), tolerance 1e-10.
   void u4_linearPotentialEnergyIdentity() {
     int n = 0;
     auto [fp, ip] = energyIdentityErrors(ParticleFloorModel<>{}, {0, 1}, {-2, 0}, 0.01, 90400, &n);
@@ -275,7 +277,7 @@ class TestPlanarFmow : public QObject {
   }
 
   // The impact solves' analytic derivatives against central finite differences, for each planar
-  // model (nonlinear V where the model has one): F'(mu) of the energy equation (§2.5b; used by
+  // model (nonlinear V where the model has one): F'(mu) of the energy equation ((75a); used by
   // Newton when V is nonlinear) and the Jacobian of the joint (mu, d) system (78).
   void impactDerivativesMatchFiniteDifferences() {
     auto check = [](const auto& model, double h) {
@@ -350,7 +352,7 @@ class TestPlanarFmow : public QObject {
     }
   }
 
-  // §2.5b: the impulse is the rebound root: closed form (Q) for linear V, Newton otherwise; the
+  // The impulse is the rebound root: closed form (Q) for linear V, Newton otherwise; the
   // post-impact normal rate is positive and the energy equation holds.
   void impulseTakesTheReboundRoot() {
     ParticleFloorModel<> particle;
@@ -392,7 +394,7 @@ class TestPlanarFmow : public QObject {
     }
   }
 
-  // P12: a negative discriminant (near-grazing, F(0) too large for a real rebound root) falls
+  // Grazing: a negative discriminant (near-grazing, F(0) too large for a real rebound root) falls
   // back to the pure reflection mu = -2B/A and reports its residual, F(-2B/A) = delta.
   void grazingFallsBackToReflection() {
     ParticleFloorModel<> particle;
@@ -413,7 +415,7 @@ class TestPlanarFmow : public QObject {
     QVERIFY(std::fabs(r.residual) >= 0.5 * delta);
   }
 
-  // §2.6: several impacts in one step (a particle in a channel y in [0, H]); the first impulse and
+  // Several impacts in one step (a particle in a channel y in [0, H]); the first impulse and
   // the second contact time are solved together (78): every segment of an impact step has the same
   // discrete energy E_d (72), every impact point is on its boundary, p_x is exact, nodes admissible.
   void multipleImpactsInOneStep() {
@@ -517,10 +519,10 @@ class TestPlanarFmow : public QObject {
   // A state from a long run of the star dropped flat (y0 = 0.52, at rest; t = 521 s) where the
   // energy root made tip+- rebound by a hop of 5 um that landed within the same step, and (78)
   // then had no solution (the sequential fallback above). Such a hop needs a rebound slower than
-  // g (1 - alpha) h / 2, whose normal kinetic energy is of the order of the §2.7 defect, so the
-  // root moves the rebound rate by far more than 1 %: the impact is a grazing reflection
-  // (core/numerics/grazing.hpp), the tip leaves at its incoming rate, and the §2.7 identity of
-  // the step is off by exactly the reported energy residual.
+  // g (1 - alpha) h / 2, whose normal kinetic energy is of the order of the O(h^2) energy
+  // defect, so the root moves the rebound rate by far more than 1 %: the impact is a grazing
+  // reflection (core/numerics/grazing.hpp), the tip leaves at its incoming rate, and the energy
+  // identity of the step is off by exactly the reported energy residual.
   void tinyHopIsAGrazingReflection() {
     StarFloorModel<> star = defaultStar();
     const double h = 0.005;
@@ -544,7 +546,7 @@ class TestPlanarFmow : public QObject {
     const double rateIn = n.dot(mInv.cwiseProduct(im.before.p)), rateOut = n.dot(mInv.cwiseProduct(im.after.p));
     QVERIFY(rateIn < 0.0);
     QVERIFY(std::fabs(rateOut + rateIn) <= 1e-14 * std::fabs(rateIn) + 1e-17);
-    const double kick = h * h / 8 * kG * kG;  // largest §2.7 kick
+    const double kick = h * h / 8 * kG * kG;  // largest energy kick of an impact step
     QVERIFY(std::fabs(im.energyResidual) > 1e-9 && std::fabs(im.energyResidual) < kick);
     QVERIFY(g.minCoeff() >= 0.0);
     const double dH = integ.nodeEnergy(q, p) - integ.nodeEnergy(q0, p0);
@@ -552,7 +554,7 @@ class TestPlanarFmow : public QObject {
     QVERIFY(std::fabs(dH - expected) <= 1e-12);
   }
 
-  // P12, alpha -> 1: an impact at the very end of a step (particle released at rest from
+  // alpha -> 1: an impact at the very end of a step (particle released at rest from
   // y0 = g h^2 / 2 lands at t = h): the remainder is below 1e-12 h, the step ends at the impact
   // point with the rebound momentum.
   void impactAtTheEndOfAStep() {
@@ -582,9 +584,9 @@ class TestPlanarFmow : public QObject {
     QVERIFY(std::fabs(state.lastTau) <= 1e-12 * h);
   }
 
-  // §2.8 corner: the star landing flat puts two tips on the floor at the same instant. The
+  // Corner: the star landing flat puts two tips on the floor at the same instant. The
   // sequential rule applies one impulse per tip at the same point and time; both tips leave,
-  // the energy identity of §2.7 still holds, p_x is unchanged.
+  // the energy identity for linear potentials still holds, p_x is unchanged.
   void cornerImpactIsSequential() {
     StarFloorModel<> star = defaultStar();
     FmowIntegrator<StarFloorModel<>> integ(star, 0.005);

@@ -13,7 +13,8 @@
 
 namespace ricochet::planar::testing {
 
-/// Spec §4.2 / B4: the "nonlinear gravity" V = -m g rho^2/(rho + y), grad V = (0, m g rho^2/(rho+y)^2).
+/// The "nonlinear gravity" V = -m g rho^2/(rho + y), grad V = (0, m g rho^2/(rho+y)^2) of acceptance
+/// row B4 (docs/planar-vci.md, "Four-point star: smooth tip gaps instead of one kinked gap").
 struct RadialGravity {
   static constexpr bool kLinear = false;
   double m = 1.0, g = 9.8, rho = 10.0;

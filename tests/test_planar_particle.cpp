@@ -1,5 +1,6 @@
-// particle-floor through the registry (spec §4.1, §7 A1-A4): first impact, 1000 impacts, energy
-// band, exact p_x, admissibility at every step, and the content of the impact records.
+// particle-floor through the registry (docs/acceptance.md, "Particle (A1–A4)"): first impact,
+// 1000 impacts, energy band, exact p_x, admissibility at every step, and the content of the
+// impact records.
 
 #include "core/model/registry.hpp"
 #include "core/numerics/grazing.hpp"
@@ -42,7 +43,8 @@ class TestPlanarParticle : public QObject {
     QVERIFY(std::fabs(r.contactPoint.y()) <= 1e-12);
     QVERIFY(std::fabs(r.contactPoint.x() - (-2.0 * r.t)) <= 1e-12);
     QVERIFY(r.impulse > 0.0);
-    // The continuous energy at the impact point changes by (h^2/8) m g^2 (1 - 2 alpha) (§2.7).
+    // The continuous energy at the impact point changes by (h^2/8) m g^2 (1 - 2 alpha)
+    // (docs/planar-vci.md, "Energy identity for linear potentials").
     const double expected = kH * kH / 8.0 * kG * kG * (1.0 - 2.0 * r.alpha);
     QVERIFY(std::fabs((r.energyAfter - r.energyBefore) - expected) <= 1e-12);
   }
@@ -101,7 +103,7 @@ class TestPlanarParticle : public QObject {
 
   // Near grazing (core/numerics/grazing.hpp), in closed form. A drop from rest at height y0 lands
   // at t1 = sqrt(2 y0 / g) with speed v = g t1 (the flight is exact). The energy root changes H by
-  // kick = (1 - 2 alpha)(h^2/8) m g^2 (§2.7, as in A1), so it rebounds at sqrt(v^2 + 2 kick / m)
+  // kick = (1 - 2 alpha)(h^2/8) m g^2 (as in A1), so it rebounds at sqrt(v^2 + 2 kick / m)
   // and the reflection at v. The root is kept when it moves the rebound speed by at most
   // kGrazingReboundTolerance; otherwise the impulse is 2 m v exactly and H does not change.
   void grazingImpactsReflect() {
@@ -147,7 +149,8 @@ class TestPlanarParticle : public QObject {
   }
 
   // The e.discrete column is E_d of the last segment (72): H - (h^2/8) m g^2 on smooth steps with
-  // linear gravity (§2.7, P20).
+  // linear gravity, a constant offset and not an error
+  // (docs/design-notes.md, "Which energy: E_d and H").
   void discreteEnergyColumn() {
     CreateResult cr = createSimulation(particleDefaults());
     Simulation& sim = *cr.simulation;

@@ -1,6 +1,6 @@
-// star-floor (spec §4.2, §7 B1-B4): early impacts against the event-driven exact times, the energy
-// band over 1500 impacts, admissibility and exact p_x, second-order convergence through an impact
-// with the nonlinear potential of B4, and the drawn outline's inertia.
+// star-floor (docs/acceptance.md, "Star (B1–B4)"): early impacts against the event-driven exact
+// times, the energy band over 1500 impacts, admissibility and exact p_x, second-order convergence
+// through an impact with the nonlinear potential of B4, and the drawn outline's inertia.
 
 #include "core/model/registry.hpp"
 #include "core/planar/fmow_integrator.hpp"

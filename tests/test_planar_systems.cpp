@@ -217,7 +217,8 @@ class TestPlanarSystems : public QObject {
     QVERIFY(createError(with(particle, "y0", 0.0)).isEmpty());
   }
 
-  // A particle starting on the floor and moving into it bounces at alpha = 0 (P12 guard).
+  // A particle starting on the floor and moving into it bounces at alpha = 0 (a zero-length first
+  // sub-step).
   void impactAtTheInitialNode() {
     Scenario sc = with(with(defaultScenario(*findSystem("particle-floor")), "y0", 0.0), "vy0", -1.0);
     CreateResult cr = createSimulation(sc);

@@ -1,5 +1,5 @@
-// ricochet-gui-bench: figures of the desktop GUI pipeline (issue 3 acceptance), printed beside
-// their targets. Run under an X server with Mesa, as the tests do:
+// ricochet-gui-bench: figures of the desktop GUI pipeline, printed beside the project's targets
+// for them. Run under an X server with Mesa, as the tests do:
 //
 //   xvfb-run -a -s "-screen 0 1280x1024x24" build/bin/ricochet-gui-bench [--system ID] [--long N]
 //

@@ -1,5 +1,5 @@
 // ricochet-video-bench: what an exported video frame costs, and how long whole exports take, beside
-// the target (a 10 s, 30 fps, 1280x720 MP4 in less than 10 s). Prints figures only; never
+// the project's target (a 10 s, 30 fps, 1280x720 MP4 in less than 10 s). Prints figures only; never
 // asserts (bench/README.md). Needs an X display: xvfb-run -a -s "-screen 0 1280x1024x24" ...
 //
 //  * frame cost, per system and antialiasing mode (none, FXAA, 8x MSAA): the median over --frames
@@ -9,7 +9,7 @@
 //    simulated time between frames, as in an export.
 //  * exports: exportVideo() end to end (ffmpeg included) for each format, with the wall time, the
 //    frame rate achieved and the ratio of video time to wall time; the MP4 rows at 1280x720 are the
-//    issue's target.
+//    project's target.
 
 #include "core/model/registry.hpp"
 #include "render/scene/offscreen_renderer.hpp"

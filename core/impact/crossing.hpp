@@ -18,7 +18,8 @@
 //     curvature bound allows a dip below zero, the minimum is located (root of G_j' by Brent) and
 //     checked, so a crossing that dips out and back in between two samples is not missed. A path
 //     without a bound for gap j (kappa_j = +inf) is sub-sampled only: such a dip between two
-//     samples is not seen.
+//     samples is not seen, and a contact at s = 0 is examined only when a later sample is
+//     negative.
 //  3. Brent (core/numerics/roots.hpp) on the bracket; the bracket end on the admissible side is
 //     returned, so the impact point satisfies g_j >= 0 exactly as evaluated.
 // Contact at s = 0 (G_j(0) within its round-off floor, e.g. the gap just resolved, or a corner
@@ -100,7 +101,10 @@ struct ModelPath {
 /// parabola L decides. This clears the step after an impact, which starts in contact
 /// (G(0) ~ 0) and ends with G(1) >= k/2, without sub-sampling it.
 inline bool gapClear(double g0, double g1, double curvature) {
-  if (!(g0 >= 0.0 && g1 >= 0.0)) return false;
+  // No bound (+inf, or NaN): nothing is proved, the path must be sampled.
+  if (!(g0 >= 0.0 && g1 >= 0.0) || !(curvature < std::numeric_limits<double>::infinity())) {
+    return false;
+  }
   const double k = std::max(curvature, 0.0);
   if (std::min(g0, g1) >= 0.125 * k) return true;
   const double slope = g1 - g0 - 0.5 * k;  // L'(0); L'' = k > 0 here
@@ -183,6 +187,14 @@ Crossing firstCrossing(const Path& path, const typename Path::GapVec& g0,
 
   for (int j = 0; j < kGaps; ++j) {
     if (!suspect[j]) continue;
+    const bool bounded = curvature[j] < kInf;
+    if (!bounded) {
+      // Without a bound only a negative sample can show a crossing (a contact at s = 0 included:
+      // it is examined only where the path then leaves the admissible set).
+      bool negative = false;
+      for (int i = 1; i <= K; ++i) negative = negative || G[i][j] < 0.0;
+      if (!negative) continue;
+    }
     auto gj = [&](double s) { return path.gap(j, s); };
     auto rate = [&](double s) { return path.gapRate(j, s); };
     // In contact at s = 0: G_j(0) within its round-off floor (e.g. the gap just resolved; its
@@ -195,7 +207,6 @@ Crossing firstCrossing(const Path& path, const typename Path::GapVec& g0,
       c.gap = j;
       return c;  // nothing can come earlier
     }
-    const bool bounded = curvature[j] < kInf;
     const double kappa = std::max(curvature[j], 0.0);
     for (int i = 1; i <= K; ++i) {
       const double lo = (i - 1) * ds;

@@ -79,11 +79,10 @@ struct StepReport {
   std::array<ImpactT, kMaxImpactsPerStep + 1> impacts{};  ///< + 1: the SE(3) guard counts past its cap
   StepFailure failure;
 
-  /// Starts a new step.
+  /// Starts a new step (the failure is only meaningful after fail(), which resets it).
   void clear() {
     status = RunStatus::Ok;
     impactCount = 0;
-    failure = StepFailure{};
   }
   /// Records a failure and returns its status (for `return report.fail(...)`).
   RunStatus fail(RunStatus st, const char* what, int gap, double s) {

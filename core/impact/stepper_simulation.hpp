@@ -83,18 +83,20 @@ class StepperSimulation : public Simulation {
 
   AdvanceResult advance(std::int64_t maxSteps, ImpactSink* sink) override {
     AdvanceResult result;
-    for (std::int64_t i = 0; i < maxSteps; ++i) {
-      const double tk = time();
+    // The step's start time t_k is only needed for a failure or an impact: computing it there
+    // keeps a (virtual) time() call out of the smooth step.
+    std::int64_t i = 0;
+    for (; i < maxSteps; ++i) {
       const RunStatus status = stepper_.step(state_, report_);
       if (status != RunStatus::Ok) [[unlikely]] {
         result.status = status;
-        result.message = describeFailure(tk);
-        return result;
+        result.message = describeFailure(stepStart(step_));
+        break;
       }
-      ++step_;
-      ++result.stepsTaken;
-      if (report_.impactCount > 0) [[unlikely]] recordImpacts(sink, tk);
+      ++step_;  // before the impacts are recorded: a sink may ask for step() and time()
+      if (report_.impactCount > 0) [[unlikely]] recordImpacts(sink, stepStart(step_ - 1));
     }
+    result.stepsTaken = i;
     return result;
   }
 
@@ -109,6 +111,11 @@ class StepperSimulation : public Simulation {
   State state_;
 
  private:
+  /// t_k, the start of step k.
+  double stepStart(std::int64_t k) const {
+    return t0_ + static_cast<double>(k) * stepper_.timeStep();
+  }
+
   void recordImpacts(ImpactSink* sink, double tk) {
     const double h = stepper_.timeStep();
     diagnostics_.maxImpactsInStep = std::max(diagnostics_.maxImpactsInStep, report_.impactCount);

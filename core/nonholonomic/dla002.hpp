@@ -26,9 +26,10 @@
 //  * Initial data: two points satisfying the discrete constraint (P002 Remark 3); here
 //    (q_{-1}, q_0) with q_0 = q(0) and q_{-1} given by the caller.
 //
-// With the sum reading these are the same equations as the LDAP VCI with the midpoint constraint
-// (spec §5); what differs is the position-only form (momenta from position differences, P18),
-// node-only detection (P11) and the solver. Allocation-free.
+// With the sum reading these are the same equations as the LDAP VCI with the midpoint constraint;
+// what differs is the position-only form (momenta from position differences, not carried as
+// state), node-only detection (a crossing that enters and leaves within one step is missed) and
+// the solver (docs/nonholonomic-vci.md, "P002's DLA as printed (dla-002)"). Allocation-free.
 
 #include "core/nonholonomic/ldap_vci.hpp"
 
@@ -167,7 +168,7 @@ class Dla002 {
       const Vec qEnd = qBar + tau2 * w2;
       j = firstViolated(qBar, qEnd, j);
       if (!(tau2 > 1e-12 * h_)) {
-        // Impact at the end of the step (alpha -> 1, P12): the post-impact segment has no length,
+        // Impact at the end of the step (alpha -> 1): the post-impact segment has no length,
         // so the position-only form cannot carry w+; keep it on a virtual segment of length h
         // ending at q-bar (its D2 L_d is M w+ for the disk).
         if (!w2.allFinite()) {
@@ -341,7 +342,7 @@ class Dla002 {
     RVec zPlus;
     if (!reducedReflection(G, nu, zMinus, zPlus)) {
       return "nu = X^T n = 0: the velocity constraints are tangent to the boundary, no "
-             "admissible impulse (P13)";
+             "admissible impulse";
     }
     NVec y;
     y.template head<n>() = X * zPlus;
@@ -357,7 +358,7 @@ class Dla002 {
     mu = y[n];
     lambda = y.template tail<m>();
     if (!ok) {
-      // With the sum reading, (b) is the LDAP VCI's energy equation (spec §5): F(mu) at zero
+      // With the sum reading, (b) is the LDAP VCI's energy equation: F(mu) at zero
       // normal rate tells a missing rebound root (a nearly tangent contact) from a solver failure.
       const auto nr = blocks_.normalRates(qBar, pMinus, pMinus, nj);
       Regular post;

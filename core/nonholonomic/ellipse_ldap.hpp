@@ -1,13 +1,14 @@
 #pragma once
-// The bouncing ellipse of P000 §4.2 (spec §4.3) as an unconstrained (m = 0) model of the LDAP
-// collision integrator: with Delta = TQ P000's scheme is FMOW's (spec §3.2), and the ellipse is
-// where P000's literal impact equation (I8) differs from the consistent reading (I8'), so it
-// carries P000's boundary maps i_S^*, pi_S (spec §3.3 "paper mode").
+// The bouncing ellipse of P000 §4.2 as an unconstrained (m = 0) model of the LDAP collision
+// integrator: with Delta = TQ P000's scheme is FMOW's, and the ellipse is where P000's literal
+// impact equation (I8) differs from the consistent reading (I8'), so it carries P000's boundary
+// maps i_S^*, pi_S for "paper mode"
+// (docs/nonholonomic-vci.md, "Reading P000's impact equation: (I8) and (I8')").
 //
 // q = (x, y, theta) (P000 orders it (theta, x, y)); M = diag(m, m, I), I = m (a^2 + b^2)/4;
 // V = m g y; gap "floor" g = y - phi(theta), phi = sqrt(a^2 sin^2 + b^2 cos^2) (semi-axis a along
 // the body x axis), n = (0, 1, -phi'(theta)).
-// T dS = span{e1 = d_x, e2 = d_theta + phi' d_y} (P000 prints phi for phi', P19);
+// T dS = span{e1 = d_x, e2 = d_theta + phi' d_y} (P000 prints phi for phi');
 // pi_S variants (all with Pi B = I): 0 = P000's pi_S(v) = v_x e1 + v_theta e2; 1 = the
 // M-orthogonal projection (B^T M B)^-1 B^T M; 2 = the Euclidean one (B^T B)^-1 B^T.
 
@@ -86,7 +87,8 @@ struct EllipseLdapModel : LdapTypes<3, 0> {
 
 static_assert(LdapModel<EllipseLdapModel> && HasBoundaryMaps<EllipseLdapModel>);
 
-/// How continuous initial data become the discrete node state (spec §3.6).
+/// How continuous initial data become the discrete node state (docs/nonholonomic-vci.md,
+/// "Initial data").
 enum class InitialConversion {
   Legendre,   ///< node 0 = q(0) at t = 0, p0 = M v(0) (FMOW's start)
   Symmetric,  ///< P000 §4.1: q_0 = q(0) - (h/2) v(0), node k at t = (k - 1/2) h

@@ -1,22 +1,24 @@
 #pragma once
 // Mechanical models with linear velocity constraints and unilateral gaps, and the retraction-based
 // discrete Lagrangians of the (+) discrete Lagrange-d'Alembert-Pontryagin (LDAP) collision
-// integrator (spec §1.2, §3.1; P000 §2.1-§2.2).
+// integrator (P000 §2.1-§2.2;
+// docs/nonholonomic-vci.md, "Discretisations: rectangle and midpoint").
 //
 // A model (Pinocchio's "Model": constant, shared) describes
 //   L(q, v) = T(q, v) - V(q),  T = 1/2 v^T M(q) v,
 //   the distribution Delta(q) = {v : W(q) v = 0} (W: m x n, rows the one-forms omega^mu),
 //   a basis X(q) (n x (n-m)) of Delta(q),
 //   gaps g_j(q) >= 0 (admissible iff all are >= 0) with gradients n_j = grad g_j pointing inward.
-// m = 0 is allowed (unconstrained, e.g. the ellipse: the scheme is then FMOW's, spec §3.2).
+// m = 0 is allowed (unconstrained, e.g. the ellipse: the scheme is then FMOW's).
 //
-// Discretisation (spec §3.1): a segment of length tau (s) from q0 with chord velocity
+// Discretisation: a segment of length tau (s) from q0 with chord velocity
 // w = (q1 - q0)/tau is evaluated at the quadrature point psi = q0 + c tau w:
 //   rectangle (P000 §4.3, retraction R_q(v) = q + tau v): c = 0, psi = q0;
 //   midpoint  (P000 §4.1-4.2, P002 §5):                   c = 1/2, psi = (q0 + q1)/2;
 //   L_d = tau L(psi, w),  discrete constraint omega_d = W(psi) w (its zero set does not depend
-//   on tau, P17). Everything here is written in the chord velocity w instead of q1, so that
-//   sub-steps of length tau -> 0 (impacts at alpha -> 0 or 1, P12) stay well conditioned.
+//   on tau, so sub-steps keep the same constraint). Everything here is written in the chord
+//   velocity w instead of q1, so that sub-steps of length tau -> 0 (impacts at alpha -> 0 or 1)
+//   stay well conditioned.
 
 #include <Eigen/Core>
 #include <Eigen/LU>
@@ -95,7 +97,7 @@ inline typename Model::RVec reducedVelocity(const Model& model, const typename M
   return G.partialPivLu().solve(X.transpose() * p);
 }
 
-/// A model may define its node energy itself (e.g. the spec's 1/2 p^T M^-1 p where M is constant).
+/// A model may define its node energy itself (e.g. 1/2 p^T M^-1 p where M is constant).
 template <class M>
 concept HasNodeEnergy = requires(const M& m, const typename M::Vec& q) {
   { m.nodeEnergy(q, q) } -> std::convertible_to<double>;
@@ -104,8 +106,9 @@ concept HasNodeEnergy = requires(const M& m, const typename M::Vec& q) {
 /// Node energy H(q, p), J: the model's own if it has one; otherwise 1/2 z^T G z + V(q),
 /// z = reducedVelocity(q, p): the continuous energy of the constrained velocity X z whose
 /// momentum has the same pairing with Delta(q) as p (only that pairing enters the next step). For
-/// m = 0 it is the spec's 1/2 p^T M^-1 p + V (§3.5); unlike that formula it stays defined where
-/// M(q) is singular (the pendulum's chart at sin theta = 0).
+/// m = 0 it is 1/2 p^T M^-1 p + V; unlike that formula it stays defined where M(q) is singular
+/// (the pendulum's chart at sin theta = 0). See
+/// docs/nonholonomic-vci.md, "Energies and trace columns".
 template <LdapModel Model>
 inline double nodeEnergy(const Model& model, const typename Model::Vec& q,
                          const typename Model::Vec& p) {
@@ -116,10 +119,10 @@ inline double nodeEnergy(const Model& model, const typename Model::Vec& q,
   return 0.5 * z.dot(G * z) + model.potential(q);
 }
 
-/// The continuous nonholonomic impact map (C2), spec §3.7 / P001 (9): with G = X^T M X and
+/// The continuous nonholonomic impact map (C2), P001 (9): with G = X^T M X and
 /// nu = X^T n_j, z+ = z- - 2 (nu^T z-)/(nu^T G^-1 nu) G^-1 nu. Reverses the normal rate nu^T z,
 /// keeps 1/2 z^T G z and the momentum paired with T(boundary) ∩ Delta. Returns false (z+ = z-)
-/// when nu^T G^-1 nu <= `degenerate` (Delta tangent to the boundary: no admissible impulse, P13).
+/// when nu^T G^-1 nu <= `degenerate` (Delta tangent to the boundary: no admissible impulse).
 template <class RVec, class RMat>
 inline bool reducedReflection(const RMat& G, const RVec& nu, const RVec& zMinus, RVec& zPlus,
                               double degenerate = 0.0) {
@@ -161,16 +164,18 @@ class DiscreteLagrangian {
     return tau * (0.5 * w.dot(model_->massMatrix(psi) * w) - model_->potential(psi));
   }
   /// D1 L_d = (1-c) tau L_q(psi, w) - M(psi) w, kg m/s (momentum units of each coordinate).
-  Vec D1(const Vec& q0, const Vec& w, double tau) const {
+  // Forced inline: called inside every Newton iteration of the regular step, where GCC stopped
+  // inlining it once the steppers became constant (about 8 % more instructions per LDAP step).
+  [[gnu::always_inline]] Vec D1(const Vec& q0, const Vec& w, double tau) const {
     const Vec psi = quadraturePoint(q0, w, tau);
     return ((1.0 - c_) * tau) * Lq(psi, w) - model_->massMatrix(psi) * w;
   }
   /// D2 L_d = c tau L_q(psi, w) + M(psi) w.
-  Vec D2(const Vec& q0, const Vec& w, double tau) const {
+  [[gnu::always_inline]] Vec D2(const Vec& q0, const Vec& w, double tau) const {
     const Vec psi = quadraturePoint(q0, w, tau);
     return (c_ * tau) * Lq(psi, w) + model_->massMatrix(psi) * w;
   }
-  /// E_d = -D3 L_d = T(psi, w) + V(psi) (spec §1.2: the energy at the quadrature point), J.
+  /// E_d = -D3 L_d = T(psi, w) + V(psi) (the energy at the quadrature point), J.
   double Ed(const Vec& q0, const Vec& w, double tau) const {
     const Vec psi = quadraturePoint(q0, w, tau);
     return 0.5 * w.dot(model_->massMatrix(psi) * w) + model_->potential(psi);

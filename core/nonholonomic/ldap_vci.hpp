@@ -1,28 +1,30 @@
 #pragma once
 // The (+) discrete Lagrange-d'Alembert-Pontryagin collision integrator of P000 (Thm 3.1,
 // Algorithm 1) in position-momentum form, with the consistent reading (I8')/(I6') of its impact
-// equation (spec §3.3-§3.4), generic over an LdapModel (ldap_model.hpp).
+// equation, generic over an LdapModel (ldap_model.hpp). Derived in docs/nonholonomic-vci.md,
+// "Reading P000's impact equation: (I8) and (I8')" and "The impact step".
 //
 // State: node (q_k, p_k) at t_k. One step of length h:
-//  1. Regular solve Reg(tau; q, p) (P000 (1), spec §3.4): unknowns chord velocity w and
+//  1. Regular solve Reg(tau; q, p) (P000 (1)): unknowns chord velocity w and
 //     multipliers lambda of
 //        D1 L_d(q, q + tau w, tau) + p = W(q)^T lambda,     W(psi) w = 0,
 //     then q' = q + tau w, p' = D2 L_d(q, q', tau). Closed form when the model offers one,
 //     otherwise Newton with the analytic (n+m)x(n+m) Jacobian [dD1/dw, -W(q)^T; dω/dw, 0].
-//  2. Detection (spec §2.5a, P11): the gaps along the discrete path s -> Reg(s h) at K samples;
+//  2. Detection inside the step: the gaps along the discrete path s -> Reg(s h) at K samples;
 //     first sign change, bracketed Brent root (core/numerics/roots.hpp) -> alpha, impact point
 //     q~ (on the boundary), incoming p~- = D2 L_d(q_k, q~, alpha h), E- = E_d(q_k, q~, alpha h).
 //  3. Impact (I5)-(I7), (I6'): for the impulse mu on n_j(q~) solve
 //        Reg((1-alpha)h; q~, p^ + mu n_j) -> w+,   F(mu) = E_d(q~, w+, (1-alpha)h) - E- = 0
 //     (nested scalar Newton with the analytic F', safeguarded by Brent), keeping the rebound root
-//     (n_j . w+ > 0, P13). p^ = p~- in the consistent reading; with boundary maps (B: basis of
-//     T dS, Pi: pi_S) p^ = Pi^T p~ where p~ = B^T p~- (consistent, (I8')) or the least-squares
-//     solution of Pi^T p~ = p~- (P000's literal (I8), "paper mode", spec §3.3).
+//     (n_j . w+ > 0, not the pass-through root near mu = 0). p^ = p~- in the consistent
+//     reading; with boundary maps (B: basis of T dS, Pi: pi_S) p^ = Pi^T p~ where p~ = B^T p~-
+//     (consistent, (I8')) or the least-squares solution of Pi^T p~ = p~- (P000's literal (I8),
+//     "paper mode").
 //  4. Finish: q_{k+1} = q~ + (1-alpha)h w+, p_{k+1} = D2 L_d(q~, q_{k+1}, (1-alpha)h) (I9)-(I10).
 //  5. A further crossing in the remaining sub-step: the impulse and the next contact time are
-//     solved together (spec §2.6 (78), generalised as in §3.4 item 5), and so on; at most
+//     solved together (FMOW (78), with Reg in place of the drift), and so on; at most
 //     maxImpactsPerStep per step, else RunStatus::Zeno. A gap already touching at q~ gets a
-//     sequential impulse at the same point (§2.8).
+//     sequential impulse at the same point (a corner).
 //
 // A constant stepper over an explicit LdapVci::State (Model/Data): step(state, report) advances one
 // run's node and fills its report. Allocation-free; failures are returned as a RunStatus plus an
@@ -48,7 +50,8 @@ namespace ricochet::nonholonomic {
 /// Default cap of impacts resolved in one nonholonomic step (beyond it: RunStatus::Zeno).
 inline constexpr int kNonholonomicImpactCap = 32;
 
-/// How the impact equation of P000 Thm 3.1 is read (spec §3.3).
+/// How the impact equation of P000 Thm 3.1 is read
+/// (docs/nonholonomic-vci.md, "Reading P000's impact equation: (I8) and (I8')").
 enum class ImpactReading {
   Consistent,         ///< (I8')/(I6') with p^ = p~- (the default; no pi_S needed)
   ConsistentViaMaps,  ///< the same through the model's boundary maps: p^ = Pi^T B^T p~-
@@ -63,8 +66,8 @@ struct LdapOptions {
   /// Scenario.integrator.tolerance: Newton steps (relative), root brackets (fraction of a step),
   /// energy and gap residuals (relative to the energy scale and the model's lengthScale).
   double tolerance = 1e-14;
-  int subsamples = 8;                          ///< K of spec §2.5a
-  int maxImpactsPerStep = kNonholonomicImpactCap;  ///< cap of spec §2.6 (<= impact::kMaxImpactsPerStep)
+  int subsamples = 8;                          ///< K: gap samples per step of the detection
+  int maxImpactsPerStep = kNonholonomicImpactCap;  ///< Zeno cap (<= impact::kMaxImpactsPerStep)
   int maxIterations = 50;                      ///< Newton cap (Brent gets 200)
   bool useClosedForms = true;                  ///< use the model's closed-form hooks if any
   ImpactReading reading = ImpactReading::Consistent;
@@ -86,7 +89,7 @@ RunStatus failStep(Report& report, RunStatus status, const char* what, int gap, 
 }
 
 /// Optional: basis B (n x (n-1), columns spanning T dS at q on gap j) and projections pi_S
-/// ((n-1) x n matrix Pi with Pi B = I) used by the map-based readings (spec §3.3).
+/// ((n-1) x n matrix Pi with Pi B = I) used by the map-based readings of (I8).
 template <class M>
 concept HasBoundaryMaps = requires(const M& m, int j, const typename M::Vec& q, int variant) {
   { m.boundaryTangentBasis(j, q) } -> std::convertible_to<Eigen::Matrix<double, M::kDim, M::kDim - 1>>;
@@ -101,9 +104,9 @@ concept HasClosedRegular = requires(const M& m, Discretisation d, double tau,
   { m.regularClosedForm(d, tau, q, p, w, lambda) } -> std::convertible_to<ClosedForm>;
 };
 
-/// Optional closed-form impact step (spec §4.4): the impact fraction s in [sLo, sHi] (fractions of
-/// h) on gap j, the impact point q~ and the incoming chord velocity w-; and the outgoing chord
-/// velocity w+ of the post-impact segment of length tau2 with energy eMinus.
+/// Optional closed-form impact step (the pendulum has one): the impact fraction s in [sLo, sHi]
+/// (fractions of h) on gap j, the impact point q~ and the incoming chord velocity w-; and the
+/// outgoing chord velocity w+ of the post-impact segment of length tau2 with energy eMinus.
 template <class M>
 concept HasClosedImpact = requires(const M& m, Discretisation d, double h, double tau2,
                                    const typename M::Vec& q, const typename M::Vec& p, int j,
@@ -415,13 +418,6 @@ class LdapVci {
     return std::isfinite(F) && std::isfinite(dF);
   }
 
-  /// Rebound impulse at q~ (spec §3.4 step 3) for the impact equation with incoming momentum
-  /// pHat (p~- itself in the consistent reading, see impactMomentum()); pMinus is the true
-  /// incoming momentum p~-. Newton on F(mu) from the rebound root of F's local parabola
-  /// (mu* + |nu^T z-|/a, where mu* zeroes the normal rate of pHat + mu n and z- is the reduced
-  /// incoming velocity: in the consistent reading this is the reduced reflection (C2)),
-  /// safeguarded by Brent above mu*; no rebound root -> that guess with its residual (P12);
-  /// nu = X^T n = 0 -> failure (P13); z- not approaching -> failure (grazing).
   /// The impact seen in the reduced velocities z (v = X z, G = X^T M X, nu = X^T n): the incoming
   /// normal rate nu^T z-, the impulse muStar that zeroes the normal rate of pHat + mu n, and the
   /// reduced reflection (C2), whose normal rate is -rate.
@@ -431,7 +427,7 @@ class LdapVci {
     double muStar = 0.0;       ///< zero normal rate
     double reflection = 0.0;   ///< = -2 rate / a when pHat = p~- ((C2))
     double kinetic = 0.0;      ///< 1/2 z-^T G z-, J
-    const char* failure = "";  ///< P13 or not approaching
+    const char* failure = "";  ///< no admissible impulse (nu = 0) or not approaching
     double failureValue = 0.0;
   };
   NormalRates normalRates(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj) const {
@@ -445,7 +441,7 @@ class LdapVci {
     r.a = nu.dot(Glu.solve(nu));
     if (!(nu.norm() > 1e-12 * (X.norm() * nj.norm())) || !(r.a > 0.0)) {
       r.failure = "nu = X^T n = 0: the velocity constraints are tangent to the boundary, no "
-                  "admissible impulse (P13)";
+                  "admissible impulse";
       r.failureValue = nu.norm();
       return r;
     }
@@ -464,12 +460,19 @@ class LdapVci {
 
   /// The energy root mu is replaced by the reflection (core/numerics/grazing.hpp). Not in paper
   /// mode: its p^ is not p~-, so its "reflection" is no reflection, and the mode exists to
-  /// reproduce P000's literal equations (spec §3.3, §4.3).
+  /// reproduce P000's literal equations.
   bool nearGrazing(double mu, const NormalRates& nr) const {
     return options_.reading != ImpactReading::Paper &&
            reboundNeedsReflection(mu, nr.reflection, nr.muStar);
   }
 
+  /// Rebound impulse at q~ (step 3 of the file header) for the impact equation with incoming
+  /// momentum pHat (p~- itself in the consistent reading, see impactMomentum()); pMinus is the
+  /// true incoming momentum p~-. Newton on F(mu) from the rebound root of F's local parabola
+  /// (mu* + |nu^T z-|/a, where mu* zeroes the normal rate of pHat + mu n and z- is the reduced
+  /// incoming velocity: in the consistent reading this is the reduced reflection (C2)),
+  /// safeguarded by Brent above mu*; no rebound root -> that guess with its residual (grazing);
+  /// nu = X^T n = 0 -> failure (no admissible impulse); z- not approaching -> failure (grazing).
   Impulse solveImpulse(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj,
                        double eMinus, double tau, const Regular& guess) const {
     Impulse out;
@@ -527,7 +530,7 @@ class LdapVci {
       out.failure = "the post-impact regular solve did not converge";
       return out;
     }
-    if (!(flo < 0.0)) {  // no real rebound root (grazing, P12): reduced reflection
+    if (!(flo < 0.0)) {  // no real rebound root (grazing): reduced reflection
       return reflect(qi, pHat, nj, eMinus, tau, reflection, guess);
     } else {
       double width = std::max(reflection - lo, 1e-300);
@@ -556,8 +559,8 @@ class LdapVci {
     return finishImpulse(qi, pHat, nj, eMinus, tau, guess, out);
   }
 
-  /// The reduced reflection (C2) instead of the energy root, near grazing (P12,
-  /// core/numerics/grazing.hpp): the O(h^2) energy defect stays, the rebound rate is exact.
+  /// The reduced reflection (C2) instead of the energy root, near grazing
+  /// (core/numerics/grazing.hpp): the O(h^2) energy defect stays, the rebound rate is exact.
   Impulse reflect(const Vec& qi, const Vec& pHat, const Vec& nj, double eMinus, double tau,
                   double reflection, const Regular& guess) const {
     Impulse out;
@@ -837,7 +840,7 @@ class LdapVci {
         return RunStatus::Ok;
       }
       if (y.immediate) {
-        // §2.8 corner: gap y.gap touches at q~ too and is crossed at once. Sequential impulse at
+        // Corner: gap y.gap touches at q~ too and is crossed at once. Sequential impulse at
         // the same point, same E- and remaining time; the momentum after the first is incoming.
         record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus,
                imp.residual, imp.reflectionFallback);
@@ -861,7 +864,7 @@ class LdapVci {
         elapsed += d / h_;
         continue;
       }
-      // §2.6: next crossing after d: solve the impulse and d together (78).
+      // Next crossing after d: solve the impulse and d together (78).
       const Joint js = solveJoint(qi, pHat, nj, eMinus, y.gap, imp.mu, y.s * tau, tau, y.at);
       if (!js.ok) {
         return failStep(report, RunStatus::SolverFailed, "the joint impulse / contact-time solve "
@@ -885,12 +888,13 @@ class LdapVci {
   LdapOptions options_;
 };
 
-// ---- conversion of continuous initial data (q(0), v(0)), v(0) in Delta(q(0)) (spec §3.6) ----
+// ---- conversion of continuous initial data (q(0), v(0)), v(0) in Delta(q(0)) ----------------
+// (docs/nonholonomic-vci.md, "Initial data")
 
 /// (q0, p0) for a start at node 0 = q(0), t = 0, such that the first regular step is
 /// Reg(h; q0, p0) with p0 = -D1 L_d(q(0), q(0) + h v(0), h): for the rectangle discretisation this
-/// reproduces the forward conversion q_1 = q(0) + h v(0) exactly (the discrete constraint holds,
-/// spec §3.6) and lets an impact happen in the very first step (P000 Algorithm 1's p0 fixed).
+/// reproduces the forward conversion q_1 = q(0) + h v(0) exactly (the discrete constraint holds)
+/// and lets an impact happen in the very first step (P000 Algorithm 1's p0 fixed).
 template <LdapModel Model>
 typename Model::Vec forwardInitialMomentum(const DiscreteLagrangian<Model>& dl,
                                            const typename Model::Vec& q0,
@@ -898,7 +902,7 @@ typename Model::Vec forwardInitialMomentum(const DiscreteLagrangian<Model>& dl,
   return -dl.D1(q0, v0, h);
 }
 
-/// Continuous Legendre transform p0 = M(q(0)) v(0) (FMOW's start, spec §3.6): for a
+/// Continuous Legendre transform p0 = M(q(0)) v(0) (FMOW's start): for a
 /// second-order scheme -D1 L_d(q(0), q(h), h) = p(0) + O(h^3), so node 0 stays at q(0), t = 0.
 template <LdapModel Model>
 typename Model::Vec legendreInitialMomentum(const Model& model, const typename Model::Vec& q0,

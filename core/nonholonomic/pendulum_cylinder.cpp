@@ -1,4 +1,4 @@
-// The "pendulum-cylinder" system (P000 §4.3, spec §4.4): model data, scene and simulation.
+// The "pendulum-cylinder" system (P000 §4.3): model data, scene and simulation.
 #include "core/nonholonomic/pendulum_cylinder.hpp"
 
 #include "core/model/parameter.hpp"
@@ -80,8 +80,8 @@ CreateResult createPendulum(const Scenario& sc, Discretisation discretisation) {
   opt.tolerance = sc.integrator.tolerance;
   opt.discretisation = discretisation;
   const double h = sc.integrator.h;
-  // Midpoint: the Legendre transform. Rectangle: the forward conversion (spec §3.6), so the first
-  // step goes to q(0) + h v(0) exactly.
+  // Midpoint: the Legendre transform. Rectangle: the forward conversion, so the first step goes
+  // to q(0) + h v(0) exactly (docs/nonholonomic-vci.md, "Initial data").
   const Vec p0 = discretisation == Discretisation::Midpoint
                      ? legendreInitialMomentum(model, q0, v0)
                      : forwardInitialMomentum(
@@ -138,7 +138,7 @@ class PendulumCylinderSystem final : public SystemDescription {
          [](const Scenario& sc) { return createPendulum(sc, Discretisation::Rectangle); }},
         {"variational-midpoint", "LDAP VCI, midpoint",
          "The same collision integrator with the symmetric midpoint discrete Lagrangian and "
-         "constraint (spec §4.4 proposal): second order and time-symmetric.",
+         "constraint (a proposal, not in P000): second order and time-symmetric.",
          [](const Scenario& sc) { return createPendulum(sc, Discretisation::Midpoint); }},
     };
     info_.constraints = {"cylinder+", "cylinder-"};

@@ -1,16 +1,18 @@
 #pragma once
-// Nonholonomic spherical pendulum inside a vertical cylinder (P000 §4.3, spec §4.4).
+// Nonholonomic spherical pendulum inside a vertical cylinder (P000 §4.3; docs/nonholonomic-vci.md,
+// "Pendulum in a cylinder").
 //
 // q = (theta, phi): theta the polar angle from the UPWARD vertical (bob height l cos theta, bottom
-// at theta = pi), phi the azimuth; a chart on R^2, never wrapped (P7). Bob at
+// at theta = pi), phi the azimuth; a chart on R^2, never wrapped (wrapping would flip the sign
+// relation of the constraint). Bob at
 // l (sin th cos ph, sin th sin ph, cos th), pivot at the origin, z up.
 //   L = 1/2 K (thetadot^2 + sin^2 th phidot^2) - m g l cos th,  K = m l^2.
 //   Constraint phidot = f(theta) thetadot, f = pi + cos^2 th:  W = (f, -1), X = (1, f)^T.
 //   It is integrable: phi - F(theta) is constant, F = (pi + 1/2) th + 1/4 sin 2th.
-//   Cylinder of radius R around the vertical axis: l |sin th| <= R (spec's correction of the
-//   printed l sin th <= R, P6) as two smooth gaps "cylinder+" R - l sin th, "cylinder-" R + l sin th.
-// Closed forms (spec §4.4, rectangle retraction, verified there): the regular step Reg(tau) and
-// the impact step.
+//   Cylinder of radius R around the vertical axis: l |sin th| <= R (P000 prints l sin th <= R,
+//   which has no wall once theta passes pi) as two smooth gaps "cylinder+" R - l sin th,
+//   "cylinder-" R + l sin th.
+// Closed forms for the rectangle retraction: the regular step Reg(tau) and the impact step.
 
 #include "core/model/system.hpp"
 #include "core/nonholonomic/ldap_vci.hpp"
@@ -95,13 +97,13 @@ struct PendulumCylinderModel : LdapTypes<2, 1> {
   /// P000 §4.3 boundary maps: T dS = span{d_phi}, i_S^*(p) = p_phi; pi_S(v) = v_phi (variant 0,
   /// P000's) or any other left inverse of the inclusion, e.g. v_phi + 0.7 v_theta (variant 1).
   /// Since Delta ∩ T dS = {0}, the impact is fixed by the constraint and the energy alone and both
-  /// readings of (I8), with any pi_S, give the same motion (spec §4.4).
+  /// readings of (I8), with any pi_S, give the same motion.
   Eigen::Matrix<double, 2, 1> boundaryTangentBasis(int, const Vec&) const { return {0.0, 1.0}; }
   Eigen::Matrix<double, 1, 2> boundaryProjection(int, const Vec&, int variant) const {
     return {variant == 1 ? 0.7 : 0.0, 1.0};
   }
 
-  /// Regular step Reg(tau; q, p) for the rectangle retraction (spec §4.4): with f, s, c at theta,
+  /// Regular step Reg(tau; q, p) for the rectangle retraction: with f, s, c at theta,
   /// A = f^2 s c, B = 1 + f^2 s^2, P = (tau m g l s + p_theta + f p_phi)/K, the chord rate
   /// thetadot = a/tau solves tau A x^2 - B x + P = 0: x = 2P / (B + sqrt(B^2 - 4 tau A P))
   /// (the root continuous as A -> 0; no division by tau); phidot = f x,
@@ -139,7 +141,7 @@ struct PendulumCylinderModel : LdapTypes<2, 1> {
     return best;
   }
 
-  /// Closed-form impact step (spec §4.4, rectangle): wall theta_w of gap j between the positions
+  /// Closed-form impact step (rectangle): wall theta_w of gap j between the positions
   /// at fractions sLo and sHi of the step; a_w = theta_w - theta_k, D = B a_w - A a_w^2,
   /// P = (p_theta + f p_phi)/K; tau1 = alpha h is the smallest root of (g s/l) tau1^2 + P tau1 - D
   /// = 0; q~ = (theta_w, phi_k + f(theta_k) a_w) and the chord rate a_w/tau1, written as
@@ -176,7 +178,7 @@ struct PendulumCylinderModel : LdapTypes<2, 1> {
     return ClosedForm::Solved;
   }
 
-  /// Closed-form post-impact segment (spec §4.4, rectangle): the constraint at q~ fixes the
+  /// Closed-form post-impact segment (rectangle): the constraint at q~ fixes the
   /// direction (1, f_w), the energy equality (I5) the size, and the rebound reverses thetadot:
   /// thetadot+ = -sgn(thetadot-) sqrt(2 (E- - m g l cos th_w) / (K (1 + f_w^2 s_w^2))).
   ClosedForm postImpactClosedForm(Discretisation d, double tau2, int, const Vec& qi,
@@ -196,7 +198,7 @@ struct PendulumCylinderModel : LdapTypes<2, 1> {
 static_assert(LdapModel<PendulumCylinderModel>);
 
 /// The registry entry "pendulum-cylinder" (integrators "variational": P000's rectangle scheme,
-/// "variational-midpoint": the symmetric variant of spec §4.4).
+/// "variational-midpoint": the symmetric, second-order variant with the midpoint constraint).
 const SystemDescription& pendulumCylinderSystem();
 
 }  // namespace ricochet::nonholonomic

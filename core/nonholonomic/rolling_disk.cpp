@@ -1,5 +1,5 @@
 // The "disk-wall" (P001 §6) and "disk-table" (P002 §5) systems: model data, scene, simulations
-// with the three integrators of spec §5 ("variational", "reduced", "dla-002").
+// with three integrators ("variational", "reduced", "dla-002"; docs/nonholonomic-vci.md).
 #include "core/nonholonomic/rolling_disk.hpp"
 
 #include "core/model/parameter.hpp"
@@ -130,7 +130,7 @@ class DiskSimulation final : public EngineSimulation<Engine> {
     out[9] = wphi;
     const double c = std::cos(q[3]), s = std::sin(q[3]);
     if constexpr (O == DiskObstacle::Wall) {
-      // Momentum along T(wall) ∩ Delta, continuous across front-edge impacts (spec §4.5).
+      // Momentum along T(wall) ∩ Delta, continuous across front-edge impacts.
       out[10] = model.A() * c * u - model.B() * s * wphi;
     } else {
       // Angular momentum about the table centre m (x ydot - y xdot) + J phidot (not conserved).
@@ -227,14 +227,14 @@ class DiskSystem final : public SystemDescription {
     info_.integrators = {
         {"variational", "LDAP VCI (P000 scheme, midpoint)",
          "P000's discrete Lagrange-d'Alembert-Pontryagin collision integrator with the midpoint "
-         "discrete constraint and the exact discrete energy balance at the impact point (spec "
-         "§5; near grazing the exact reflection): u and w exact between impacts, bounded O(h^2) "
-         "energy kicks at impacts.",
+         "discrete constraint and the exact discrete energy balance at the impact point (near "
+         "grazing the exact reflection): u and w exact between impacts, bounded O(h^2) energy "
+         "kicks at impacts.",
          createDisk<LdapVci, O>},
         {"reduced", "Reduced (Chaplygin) VCI",
          "Integrates the reduced velocities (u, w), constant in flight, reconstructs (x, y) with "
          "the midpoint chord, finds the impact time by root finding and applies the reduced "
-         "elastic reflection: energy conserved to round-off (spec §5).",
+         "elastic reflection: energy conserved to round-off.",
          createDisk<ReducedDiskVci, O>},
         {"dla-002", "DLA of P002, as printed",
          "P002's discrete Lagrange-d'Alembert scheme with impacts as printed: position-only "

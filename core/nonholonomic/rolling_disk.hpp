@@ -1,5 +1,6 @@
 #pragma once
-// Vertical rolling disk with unilateral walls (P001 §6, P002 §5; spec §4.5, §4.6, §5).
+// Vertical rolling disk with unilateral walls (P001 §6, P002 §5; docs/nonholonomic-vci.md,
+// "Rolling disk: the model").
 //
 // q = (x, y, theta, phi): (x, y) contact point on the floor (= horizontal position of the centre),
 // theta the rolling angle, phi the heading (angle of the disk plane with the x axis). Unwrapped.
@@ -8,9 +9,9 @@
 //   W = [[1, 0, -R cos phi, 0], [0, 1, -R sin phi, 0]], X = [X1, X2],
 //   X1 = d_theta + R cos phi d_x + R sin phi d_y, X2 = d_phi; reduced velocity z = (u, w) =
 //   (thetadot, phidot), G = X^T M X = diag(A, B), A = m R^2 + I, B = J; E = 1/2 (A u^2 + B w^2).
-// Obstacles (gaps >= 0, two smooth gaps each, spec §1.1):
-//   Wall y = yw (P001, with the back edge added, P8): "wall-front" yw - y - R sin phi,
-//        "wall-back" yw - y + R sin phi.
+// Obstacles (gaps >= 0, two smooth gaps each):
+//   Wall y = yw (P001's wall stops only the front edge; the back edge is added):
+//        "wall-front" yw - y - R sin phi, "wall-back" yw - y + R sin phi.
 //   Table of radius a centred at the origin (P002 C+-): "rim+" a^2 - |(x, y) + R (cos, sin)|^2,
 //        "rim-" a^2 - |(x, y) - R (cos, sin)|^2.
 // Discretisation: midpoint constraint (P002 §5): x1 - x0 = R cos((phi0+phi1)/2)(theta1 - theta0),
@@ -102,7 +103,7 @@ struct RollingDiskModel : LdapTypes<4, 2> {
     return names[i];
   }
 
-  /// Boundary maps for the map-based readings of (I8) (spec §4.5, §4.6). Wall (P001 §6): T dQ =
+  /// Boundary maps for the map-based readings of (I8). Wall (P001 §6): T dQ =
   /// span{d_x, d_theta, d_phi -+ R cos phi d_y} (front/back edge); table: {d_theta, g_y d_x -
   /// g_x d_y, g_phi d_x - g_x d_phi} (x and y exchanged when |g_x| < |g_y|).
   Eigen::Matrix<double, 4, 3> boundaryTangentBasis(int j, const Vec& q) const {
@@ -154,7 +155,7 @@ struct RollingDiskModel : LdapTypes<4, 2> {
     return Vec(R * std::cos(phiBar) * u, R * std::sin(phiBar) * u, u, w);
   }
 
-  /// Closed-form regular step for the midpoint constraint (spec §4.5): w = p_phi/J,
+  /// Closed-form regular step for the midpoint constraint: w = p_phi/J,
   /// u = (p_theta + R (p_x cos phi + p_y sin phi)) / (I + m R^2 cos(tau w/2)); the multipliers
   /// are the x, y components of p - M w.
   ClosedForm regularClosedForm(Discretisation d, double tau, const Vec& q, const Vec& p, Vec& w,
@@ -169,7 +170,7 @@ struct RollingDiskModel : LdapTypes<4, 2> {
     return ClosedForm::Solved;
   }
 
-  /// Initial momentum at node q(0) (spec §4.5): p0 = M (R cos(phi0 - h w0/2) u0,
+  /// Initial momentum at node q(0): p0 = M (R cos(phi0 - h w0/2) u0,
   /// R sin(phi0 - h w0/2) u0, u0, w0), the momentum of the midpoint chord ending at q(0); with it
   /// the regular steps keep (u, w) = (u0, w0) exactly.
   Vec initialMomentum(const Vec& q0, double u0, double w0, double h) const {
@@ -180,7 +181,7 @@ struct RollingDiskModel : LdapTypes<4, 2> {
     return q0 - h * chordVelocity(q0[3] - h * w0, u0, w0, h);
   }
 
-  /// Node energy 1/2 p^T M^-1 p (spec §3.5; M constant). With the discrete momentum p = M w of
+  /// Node energy 1/2 p^T M^-1 p (M constant). With the discrete momentum p = M w of
   /// the last chord it is 1/2 (A u^2 + B w^2) of that chord, the quantity the smooth steps keep.
   double nodeEnergy(const Vec&, const Vec& p) const {
     return 0.5 * (p[0] * p[0] / m + p[1] * p[1] / m + p[2] * p[2] / I + p[3] * p[3] / J);
@@ -196,12 +197,13 @@ using DiskWallModel = RollingDiskModel<DiskObstacle::Wall>;
 using DiskTableModel = RollingDiskModel<DiskObstacle::Table>;
 static_assert(LdapModel<DiskWallModel> && LdapModel<DiskTableModel>);
 
-/// Reduced (Chaplygin) collision integrator for the rolling disk (spec §5, "a better
-/// integrator"): the reduced velocity z = (u, w) is constant in flight (no potential, so FMOW on
-/// the reduced Lagrangian 1/2 (A u^2 + B w^2) is exact), the configuration is reconstructed with the
-/// midpoint chord q + tau (R cos(phi + tau w/2) u, R sin(..) u, u, w) (it satisfies the discrete
-/// constraint of P002), the impact time alpha is the bracketed root of the gap along the
-/// reconstructed sub-step, and the jump is the reduced reflection (C2) with nu = X(q~)^T n_j(q~).
+/// Reduced (Chaplygin) collision integrator for the rolling disk (this project's proposal, not in
+/// the papers; docs/nonholonomic-vci.md, "The reduced (Chaplygin) integrator"): the reduced
+/// velocity z = (u, w) is constant in flight (no potential, so FMOW on the reduced Lagrangian
+/// 1/2 (A u^2 + B w^2) is exact), the configuration is reconstructed with the midpoint chord
+/// q + tau (R cos(phi + tau w/2) u, R sin(..) u, u, w) (it satisfies the discrete constraint of
+/// P002), the impact time alpha is the bracketed root of the gap along the reconstructed
+/// sub-step, and the jump is the reduced reflection (C2) with nu = X(q~)^T n_j(q~).
 /// Energy 1/2 z^T G z is conserved to round-off for all time. Allocation-free.
 template <class DiskModel>
 class ReducedDiskVci {
@@ -275,7 +277,7 @@ class ReducedDiskVci {
   Vec advanceConfiguration(const Vec& q, const RVec& z, double tau) const {
     return q + tau * model_.chordVelocity(q[3], z[0], z[1], tau);
   }
-  /// The reflection (C2) at q on gap j; false if nu = 0 (P13).
+  /// The reflection (C2) at q on gap j; false if nu = 0 (no admissible impulse).
   bool reflect(int j, const Vec& q, const RVec& zMinus, RVec& zPlus) const {
     const typename Model::XMat X = model_.distributionBasis(q);
     const RVec nu = X.transpose() * model_.gapGradient(j, q);
@@ -430,7 +432,7 @@ class ReducedDiskVci {
 };
 
 /// Registry entries "disk-wall" (P001 §6) and "disk-table" (P002 §5); integrators "variational"
-/// (LDAP VCI, midpoint constraint, spec §5), "reduced" (ReducedDiskVci) and "dla-002" (P002's
+/// (LDAP VCI, midpoint constraint), "reduced" (ReducedDiskVci) and "dla-002" (P002's
 /// scheme as printed, dla002.hpp).
 const SystemDescription& diskWallSystem();
 const SystemDescription& diskTableSystem();

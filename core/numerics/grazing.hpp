@@ -5,13 +5,14 @@
 // A variational impulse mu makes the discrete energy of the outgoing segment equal to that of
 // the incoming one. Before the impulse the two differ by an O(h^2) defect delta, and the rebound
 // absorbs it: its normal rate becomes sqrt(r^2 - 2 a delta) instead of the reflection's r
-// (spec §2.5b (Q); a = n^T M^-1 n). Far from grazing that is an O(h^2) change of r. When the
-// normal kinetic energy is comparable to delta (a near-tangent contact) it is an O(1) change, or
-// there is no real root at all (spec P12). The trajectory after such an impact is then wrong: on
-// a disk grazing the rim of its table the rebound came out 2x too fast, and the run had 775
-// impacts in 100 s where the exact flow has 85. Near grazing the exact reflection (C1)/(C2) is
-// used instead. The defect delta then stays in the discrete energy, so the energy error is still
-// O(h^2), and the rebound velocity is right.
+// (a = n^T M^-1 n; docs/planar-vci.md, "The impulse: rebound root of the energy equation"). Far
+// from grazing that is an O(h^2) change of r. When the normal kinetic energy is comparable to
+// delta (a near-tangent contact) it is an O(1) change, or there is no real root at all. The
+// trajectory after such an impact is then wrong: on a disk grazing the rim of its table the
+// rebound came out 2x too fast, and the run had 775 impacts in 100 s where the exact flow has 85
+// (docs/planar-vci.md, "Grazing: when the energy balance gives way to the reflection"). Near
+// grazing the exact reflection (C1)/(C2) is used instead. The defect delta then stays in the
+// discrete energy, so the energy error is still O(h^2), and the rebound velocity is right.
 //
 // The threshold bounds how far the energy balance may move the rebound's normal rate: 1 %. The
 // change it makes is about a delta / r, an O(h^2) velocity error only while r is O(1); 1 % of a

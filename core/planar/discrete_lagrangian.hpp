@@ -1,5 +1,6 @@
 #pragma once
-// The discrete Lagrangians of spec §1.2 and their discrete energies E_d = -D3 L_d (FMOW (55)),
+// The discrete Lagrangians (docs/planar-vci.md, "Discrete Lagrangians and discrete energy") and
+// their discrete energies E_d = -D3 L_d (FMOW (55)),
 // for L(q, v) = 1/2 v^T M(q) v - V(q), with w = (q1 - q0)/tau:
 //   (R) rectangle  L_d = tau L(q0, w)                          E_d = 1/2 w^T M(q0) w + V(q0)
 //   (M) midpoint   L_d = tau L(qbar, w), qbar = (q0 + q1)/2    E_d = 1/2 w^T M(qbar) w + V(qbar)

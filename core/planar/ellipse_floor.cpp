@@ -1,4 +1,4 @@
-// ellipse-floor: a rotating elliptic plate bouncing on a floor, SE(2) (P000 §4.2; spec §4.3).
+// ellipse-floor: a rotating elliptic plate bouncing on a floor, SE(2) (P000 §4.2).
 #include "core/nonholonomic/ellipse_ldap.hpp"
 #include "core/planar/planar_simulation.hpp"
 #include "core/planar/planar_systems.hpp"
@@ -24,7 +24,7 @@ PlanarStart<Model> start(const Scenario& sc) {
   model.b = p[kParams("b")];
   model.massDiagonal = Model::Vec(m, m, m * (model.a * model.a + model.b * model.b) / 4.0);
   model.lengthScale = std::max(model.a, model.b);
-  // P2: P000's (theta, x, y) -> internal (x, y, theta).
+  // P000 orders the coordinates (theta, x, y); internally they are (x, y, theta).
   s.q0 = Model::Vec(ic[kInitial("x0")], ic[kInitial("y0")], ic[kInitial("theta0")]);
   s.qdot0 = Model::Vec(ic[kInitial("vx0")], ic[kInitial("vy0")], ic[kInitial("omega0")]);
   s.where = "y0 = " + formatNumber(s.q0[1]) + ", theta0 = " + formatNumber(s.q0[2]);
@@ -45,7 +45,7 @@ CreateResult createLdap(const Scenario& sc, nonholonomic::ImpactReading reading)
   setup.h = sc.integrator.h;
   setup.tolerance = sc.integrator.tolerance;
   setup.reading = reading;
-  setup.projectionVariant = 0;  // P000's pi_S (spec §4.3)
+  setup.projectionVariant = 0;  // P000's pi_S
   // Node 0 = (q(0), M v(0)) at t = 0, as for "variational", so all the integrators start from the
   // same discrete state and their traces line up in time.
   setup.conversion = nonholonomic::InitialConversion::Legendre;
@@ -90,13 +90,14 @@ class EllipseFloor final : public SystemDescription {
     };
     info_.integrators = planarIntegrators<Model>(start);
     // P000's own scheme. Without velocity constraints its consistent reading is FMOW's scheme
-    // with the midpoint discrete Lagrangian (= (71) for linear V; spec §3.2, test U6); the
-    // literal reading of P000's (I8) ("paper mode", spec §3.3) reproduces P000's figures.
+    // with the midpoint discrete Lagrangian (= (71) for linear V; test U6); the literal reading
+    // of P000's (I8) ("paper mode") reproduces P000's figures (docs/nonholonomic-vci.md,
+    // "Reading P000's impact equation: (I8) and (I8')").
     info_.integrators.push_back(
         {"ldap", "LDAP collision integrator (P000, consistent reading)",
          "P000's discrete Lagrange-d'Alembert-Pontryagin collision integrator (Algorithm 1) with "
-         "the impact equation read consistently (spec §3.3): the same trajectory as FMOW's, "
-         "computed by P000's solves. P000 2024 §3-§4.",
+         "the impact equation read consistently (the momentum tangent to the boundary is "
+         "continuous): the same trajectory as FMOW's, computed by P000's solves. P000 2024 §3-§4.",
          [](const Scenario& sc) { return createLdap(sc, nonholonomic::ImpactReading::Consistent); }});
     info_.integrators.push_back(
         {"ldap-paper", "LDAP, P000's literal impact equation (paper mode)",
@@ -104,7 +105,7 @@ class EllipseFloor final : public SystemDescription {
          "with P000's projection pi_S. Energy is still balanced, but the phi' p_y part of the "
          "incoming momentum is lost from the tangential balance, so the rebound direction and the "
          "impact sequence differ from the physical ones: 1 impact in [0, 2] s and about 18 in "
-         "25 s, as in P000's Figures 1-2 (correct physics gives 2 and about 25; spec §4.3).",
+         "25 s, as in P000's Figures 1-2 (correct physics gives 2 and about 25).",
          [](const Scenario& sc) { return createLdap(sc, nonholonomic::ImpactReading::Paper); }});
     info_.constraints = {"floor"};
     info_.defaultH = 0.01;

@@ -1,29 +1,29 @@
 #pragma once
-// The FMOW variational collision integrator in position-momentum form (spec §2.2-§2.9; FMOW
-// §3.1-§4.1, eqs (71)-(79)), generic over a PlanarModel (planar_model.hpp).
+// The FMOW variational collision integrator in position-momentum form (FMOW §3.1-§4.1, eqs
+// (71)-(79); derived in docs/planar-vci.md), generic over a PlanarModel (planar_model.hpp).
 //
 // State: node (q_k, p_k) at t_k = k h. Discrete Lagrangian: trapezoid (71), constant M.
-//  * Smooth step = velocity Verlet (V) (identical to the DEL (73), spec §2.2):
+//  * Smooth step = velocity Verlet (V) (identical to the DEL (73)):
 //      q_{k+1} = S(h; q_k, p_k) = q_k + h M^-1 p_k - (h^2/2) M^-1 grad V(q_k)
 //      p_{k+1} = p_k - (h/2)(grad V(q_k) + grad V(q_{k+1}))
 //    The momentum comes from this second line, never from position differences, so a symmetry
-//    momentum such as p_x stays bit-exact (P18).
-//  * Impact step (§2.4): alpha from the first crossing of the drift (crossing.hpp); impact point
+//    momentum such as p_x stays bit-exact.
+//  * Impact step: alpha from the first crossing of the drift (crossing.hpp); impact point
 //    q~ = S(alpha h; q_k, p_k) (74a); incoming momentum p~- and discrete energy E- = E_d(q_k, q~,
 //    alpha h); impulse mu from the discrete energy equality (75a)
 //      F(mu) = E_d(q~, S((1-alpha)h; q~, p~- + mu n_j), (1-alpha)h) - E- = 0
 //    with p~+ = p~- + mu n_j (76); then (V) on the remaining (1-alpha)h (77).
 //  * A further crossing in the remaining sub-step: first impulse and second contact time solved
-//    together, (78), then the next impact, (79), and so on (§2.6); a gap already in contact at the
-//    impact point gets a sequential impulse at the same point (§2.8 corners). At most
+//    together, (78), then the next impact, (79), and so on; a gap already in contact at the
+//    impact point gets a sequential impulse at the same point (a corner). At most
 //    maxImpactsPerStep impacts per step, else RunStatus::Zeno. Where (78) has no solution (the
 //    same gap again after a tiny hop: degenerate for linear V) the impulse is kept and the (78a)
-//    defect reported. Near grazing (no real rebound root, P12, or a root that moves the rebound's
-//    normal rate by more than 10 %: core/numerics/grazing.hpp) the impulse is the pure reflection.
+//    defect reported. Near grazing (no real rebound root, or a root that moves the rebound's
+//    normal rate by more than 1 %: core/numerics/grazing.hpp) the impulse is the pure reflection.
 //
 // Energies are evaluated in momentum form, E_d(q, S(tau; q, p), tau) = 1/2 w^T M^-1 w +
-// (V(q) + V(S))/2 with w = p - (tau/2) grad V(q) (equal to (72); no division by tau), so the
-// P12 limits alpha -> 0 and alpha -> 1 need no special case: E_d -> H as tau -> 0.
+// (V(q) + V(S))/2 with w = p - (tau/2) grad V(q) (equal to (72); no division by tau), so impacts
+// at the ends of a step (alpha -> 0, alpha -> 1) need no special case: E_d -> H as tau -> 0.
 //
 // A constant stepper over an explicit PlanarState (Model/Data): step(state, report) advances one
 // run's state and fills its report. Allocation-free; failures are returned as a RunStatus with an
@@ -48,8 +48,8 @@ struct FmowOptions {
   /// Scenario.integrator.tolerance: root brackets (fraction of a step), energy and gap residuals
   /// (relative to the energy scale and the model's lengthScale).
   double tolerance = 1e-14;
-  int subsamples = 8;                            ///< K of §2.5a
-  int maxImpactsPerStep = kPlanarImpactCap;      ///< cap of §2.6 (<= impact::kMaxImpactsPerStep)
+  int subsamples = 8;                            ///< K: gap samples per step of the crossing search
+  int maxImpactsPerStep = kPlanarImpactCap;      ///< Zeno cap (<= impact::kMaxImpactsPerStep)
   int maxIterations = 60;                        ///< Newton cap (Brent gets 200)
 };
 
@@ -79,7 +79,7 @@ class FmowIntegrator {
     double mu = 0.0;
     double residual = 0.0;  ///< F(mu), J
     bool ok = false;
-    bool reflectionFallback = false;  ///< near grazing: mu = -2B/A (P12, grazing.hpp)
+    bool reflectionFallback = false;  ///< near grazing: mu = -2B/A (grazing.hpp)
     bool jointFallback = false;       ///< (78) unsolvable: sequential impulse (see impactStep)
   };
   struct JointSolution {
@@ -132,7 +132,7 @@ class FmowIntegrator {
   Vec inverseMass(const Vec& v) const { return v.cwiseProduct(inverseMass_); }
   /// Kinetic energy 1/2 p^T M^-1 p, J.
   double kineticEnergy(const Vec& p) const { return 0.5 * p.dot(inverseMass(p)); }
-  /// Node energy H(q, p) = 1/2 p^T M^-1 p + V(q), J (§3.5).
+  /// Node energy H(q, p) = 1/2 p^T M^-1 p + V(q), J.
   double nodeEnergy(const Vec& q, const Vec& p) const {
     return kineticEnergy(p) + model_.potential(q);
   }
@@ -147,7 +147,7 @@ class FmowIntegrator {
                                      model_.potential(drift(tau, q, p, c).position(1.0)));
   }
 
-  /// The discrete energy equation of §2.5b at mu and its analytic derivative
+  /// The discrete energy equation (75a) at mu and its analytic derivative
   /// F'(mu) = w+^T n + (tau/2) grad V(q_end)^T M^-1 n (w+ = (q_end - q~)/tau).
   std::pair<double, double> energyEquation(const Vec& qi, const Vec& ci, const Vec& pMinus,
                                            const Vec& n, double eMinus, double tau,
@@ -161,10 +161,11 @@ class FmowIntegrator {
 
   /// Impulse mu at the impact point qi (ci = grad V(qi)) with incoming momentum pMinus, normal n,
   /// incoming discrete energy eMinus and remaining time tau (s): rebound root of the energy
-  /// equation (§2.5b). Linear V: closed form (Q). Otherwise Newton with the analytic F' from the
-  /// reflection (C1), safeguarded by Brent on [mu at zero normal rate, ...]. Near grazing (no real
-  /// rebound root, P12, or reboundNeedsReflection): the pure reflection mu = -2B/A, with its
-  /// residual and the flag set.
+  /// equation (75a). Linear V: closed form (Q)
+  /// (docs/planar-vci.md, "The impulse: rebound root of the energy equation"). Otherwise Newton
+  /// with the analytic F' from the reflection (C1), safeguarded by Brent on [mu at zero normal
+  /// rate, ...]. Near grazing (no real rebound root, or reboundNeedsReflection): the pure
+  /// reflection mu = -2B/A, with its residual and the flag set.
   ImpulseSolution solveImpulse(const Vec& qi, const Vec& ci, const Vec& pMinus, const Vec& n,
                                double eMinus, double tau) const {
     ImpulseSolution out;
@@ -177,7 +178,7 @@ class FmowIntegrator {
       return segmentEnergy(tau, qi, pMinus + mu * n, ci) - eMinus;
     };
     if constexpr (Model::kLinearPotential) {
-      // F(mu) = (A/2) mu^2 + B mu + delta exactly (§2.5b).
+      // F(mu) = (A/2) mu^2 + B mu + delta exactly: V is linear.
       const double delta = F(0.0);
       const double disc = B * B - 2.0 * A * delta;
       if (disc < 0.0) {
@@ -448,8 +449,8 @@ class FmowIntegrator {
       }
       Vec pPlus = pMinus + imp.mu * nj;
 
-      // Re-check the remaining sub-step (§2.5c). A remainder below 1e-12 h ends the step at q~
-      // (P12): nothing can cross in it.
+      // Re-check the remaining sub-step for a further crossing. A remainder below 1e-12 h (an
+      // impact at the very end of the step) ends the step at q~: nothing can cross in it.
       const Drift rest = drift(tau, qi, pPlus, ci);
       const Vec qEnd = rest.position(1.0);
       GapVec gEnd;
@@ -480,14 +481,14 @@ class FmowIntegrator {
         return RunStatus::Ok;
       }
       if (y.immediate) {
-        // §2.8 corner: gap y.gap is in contact at q~ too and moving inward. Sequential impulse at
+        // Corner: gap y.gap is in contact at q~ too and moving inward. Sequential impulse at
         // the same point with the same E- and remaining time; p~+ is its incoming momentum.
         record(report, j, elapsed, qi, pMinus, pPlus, imp);
         pMinus = pPlus;
         j = y.gap;
         continue;
       }
-      // §2.6: second crossing after d = beta h: solve the first impulse and d together (78). A
+      // Second crossing after d = beta h: solve the first impulse and d together (78). A
       // grazing reflection keeps its mu (grazing.hpp): the contact time is the detected one.
       double d = y.s * tau;
       if (imp.reflectionFallback) {
@@ -503,7 +504,8 @@ class FmowIntegrator {
           // The same gap again after a tiny hop: with linear V, E_d over a complete parabolic
           // hop does not depend on mu, so (78a) cannot be met. Sequential fallback: keep mu, take
           // the contact time from the detection, report the (78a) residual. E- stays the
-          // step's, so the step still obeys §2.7.
+          // step's, so the step still obeys the energy identity for linear potentials
+          // (docs/planar-vci.md, "Energy identity for linear potentials").
           imp.residual = segmentEnergy(d, qi, pPlus, ci) - eMinus;
           imp.jointFallback = true;
         } else {

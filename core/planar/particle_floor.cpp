@@ -1,5 +1,4 @@
-// particle-floor: a particle bouncing on a floor in the vertical plane (FMOW §4.2, P000 §4.1;
-// spec §4.1).
+// particle-floor: a particle bouncing on a floor in the vertical plane (FMOW §4.2, P000 §4.1).
 #include "core/planar/planar_simulation.hpp"
 #include "core/planar/planar_systems.hpp"
 

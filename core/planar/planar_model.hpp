@@ -1,10 +1,11 @@
 #pragma once
-// Planar mechanical models for the FMOW variational collision integrator (spec §2, §4.1-§4.3).
+// Planar mechanical models for the FMOW variational collision integrator (docs/planar-vci.md,
+// "The three systems").
 //
 // A model is a small constant struct (Pinocchio's "Model"): compile-time dimension n, a constant
 // DIAGONAL mass matrix M (every planar example has M = diag(m, m[, I]); a full constant M is not
 // needed, so it is not supported), a potential V(q) with its gradient, and smooth unilateral gaps
-// g_j(q) >= 0 (admissible set C = {g_j >= 0 for all j}, spec §1.1) with gradients n_j = grad g_j
+// g_j(q) >= 0 (admissible set C = {g_j >= 0 for all j}) with gradients n_j = grad g_j
 // pointing into C. The integrators (fmow_integrator.hpp, rk4_event_integrator.hpp) are templates
 // over a model; the PlanarModel concept lists everything they use.
 //
@@ -99,8 +100,8 @@ struct ParticleFloorModel {
 // ---------------------------------------------------------------------------------------------
 /// Four-point star on the floor (FMOW §4.3): q = (x, y, theta), M = diag(m, m, I) with
 /// I = (29/192) m L^2. The square hull of side L has the four tips at body points (L/2)(a, b),
-/// a, b = +-1; each tip is a smooth gap g_ab = y + (L/2)(a sin theta + b cos theta) (spec §4.2;
-/// min_ab g_ab is FMOW (81) without its |sin| + |cos| kinks).
+/// a, b = +-1; each tip is a smooth gap g_ab = y + (L/2)(a sin theta + b cos theta) (min_ab g_ab
+/// is FMOW (81) without its |sin| + |cos| kinks).
 template <class Potential = UniformGravity>
 struct StarFloorModel {
   static constexpr int kDim = 3;
@@ -156,7 +157,7 @@ struct StarFloorModel {
 /// Uniform elliptic plate on the floor (P000 §4.2): q = (x, y, theta) internally (P000 orders it
 /// (theta, x, y)), M = diag(m, m, I) with I = m (a^2 + b^2) / 4, semi-axis a along the body x axis.
 /// Gap g = y - phi(theta), phi(theta) = sqrt(a^2 sin^2 + b^2 cos^2) the height of the centre above
-/// the lowest point (spec §4.3).
+/// the lowest point.
 template <class Potential = UniformGravity>
 struct EllipseFloorModel {
   static constexpr int kDim = 3;

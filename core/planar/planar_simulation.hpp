@@ -93,9 +93,10 @@ struct PlanarStart {
   std::string where;
 };
 
-/// The shared factory of the planar systems. Following FMOW (no conversion printed, spec
-/// §3.6/P4) the first node is (q0, p0 = M qdot0), so with uniform gravity the nodes sample the
-/// exact free flight until the first impact.
+/// The shared factory of the planar systems. Following FMOW, which prints no conversion of the
+/// continuous initial data, the first node is (q0, p0 = M qdot0), so with uniform gravity the nodes
+/// sample the exact free flight until the first impact
+/// (docs/design-notes.md, "Initial conditions: from (q(0), v(0)) to the first node").
 template <class Integrator, PlanarModel Model>
 CreateResult createPlanar(const PlanarStart<Model>& start, const Scenario& scenario) {
   const Model& model = start.model;

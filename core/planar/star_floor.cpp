@@ -1,4 +1,4 @@
-// star-floor: a four-point star rigid body bouncing on a floor, SE(2) (FMOW §4.3; spec §4.2).
+// star-floor: a four-point star rigid body bouncing on a floor, SE(2) (FMOW §4.3).
 #include "core/planar/planar_simulation.hpp"
 #include "core/planar/planar_systems.hpp"
 
