@@ -7,6 +7,7 @@
 #include "core/io/scenario_io.hpp"
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
+#include "io/hdf5/run_file_writer.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -173,13 +174,15 @@ int runCommand(const std::vector<std::string>& args) {
                                   {"--every", true, false},
                                   {"--impacts-csv", true, false},
                                   {"--summary-json", true, false},
+                                  {"--h5", true, false},
+                                  {"--pvd", true, false},
                                   {"--help", false, false}},
                                  "run");
   if (!a.error.empty()) return badInput(a.error);
   if (a.has("--help")) {
     print("ricochet-cli run SYSTEM|SCENARIO.json [--set NAME=VALUE]... [--h H] [--t-end T | --steps N]\n"
           "    [--integrator NAME] [--tolerance TOL] [--csv FILE] [--every K] [--impacts-csv FILE]\n"
-          "    [--summary-json FILE]\n");
+          "    [--summary-json FILE] [--h5 FILE.h5] [--pvd DIR]\n");
     return kExitOk;
   }
   // 1-2. The starting scenario (a system's defaults or a scenario file) and the overrides.
@@ -203,7 +206,7 @@ int runCommand(const std::vector<std::string>& args) {
   if (std::string e = io::checkRunOptions(options); !e.empty()) return badInput(e);
   {  // Two outputs renamed onto one path would silently keep only the last one.
     std::vector<std::pair<const char*, std::filesystem::path>> outputs;
-    for (const char* o : {"--csv", "--impacts-csv", "--summary-json"}) {
+    for (const char* o : {"--csv", "--impacts-csv", "--summary-json", "--h5", "--pvd"}) {
       if (auto v = a.value(o)) outputs.emplace_back(o, std::filesystem::path(*v).lexically_normal());
     }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
@@ -226,12 +229,26 @@ int runCommand(const std::vector<std::string>& args) {
   CreateResult created = createSimulation(scenario);
   if (!created.simulation) return badInput(created.error);
 
-  // The summary file is opened before the run, so an unwritable path fails in a second, not after
-  // an hour of integration.
+  // The summary file, the HDF5 file and the ParaView series are opened before the run, so an
+  // unwritable path fails in a second, not after an hour of integration. They are written from the
+  // driver's own rows (RecordSink), the very rows of --csv and --impacts-csv.
   io::AtomicFile summaryFile;
   const auto summaryPath = a.value("--summary-json");
   if (summaryPath) {
     if (std::string e = summaryFile.open(*summaryPath); !e.empty()) return badInput(e);
+  }
+  hdf5::RunFileWriter h5;
+  if (const auto path = a.value("--h5")) {
+    const std::string e = h5.open(*path, scenario, created.simulation->columns(), options.every);
+    if (!e.empty()) return badInput(e);
+    options.sinks.push_back(&h5);
+  }
+  std::unique_ptr<io::RecordSink> series;
+  if (const auto folder = a.value("--pvd")) {
+    std::string e;
+    series = openParaViewSeries(*folder, scenario, e);
+    if (!series) return badInput(e);
+    options.sinks.push_back(series.get());
   }
 
   // Ctrl-C cancels cleanly: the driver removes its temporary files.

@@ -42,7 +42,9 @@ const Command kCommands[] = {
      "      --csv FILE           trace CSV, one row per recorded step\n"
      "      --every K            record every K-th step in the trace (default 1)\n"
      "      --impacts-csv FILE   one row per impact\n"
-     "      --summary-json FILE  the run summary as JSON\n",
+     "      --summary-json FILE  the run summary as JSON\n"
+     "      --h5 FILE.h5         the trace, impacts and scenario as one HDF5 file (same rows as --csv)\n"
+     "      --pvd DIR            a ParaView time series: DIR/run.pvd and one .vtp per recorded step\n",
      &runCommand},
     {"video",
      "  ricochet-cli video SYSTEM|SCENARIO.json --out FILE.(mp4|gif|ogv)|PATTERN.png [options]\n"

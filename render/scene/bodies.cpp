@@ -25,6 +25,8 @@ void bodyMaterial(vtkProperty* p, const Eigen::Vector3d& c) {
   p->SetInterpolationToPhong();
 }
 
+}  // namespace
+
 vtkSmartPointer<vtkPolyData> shapeGeometry(const Shape& shape) {
   struct V {
     vtkSmartPointer<vtkPolyData> operator()(const SphereShape& s) const { return geometry::sphere(s.radius); }
@@ -43,8 +45,6 @@ vtkSmartPointer<vtkPolyData> shapeGeometry(const Shape& shape) {
   };
   return std::visit(V{}, shape);
 }
-
-}  // namespace
 
 Eigen::Vector3d shapeExtent(const Shape& shape) {
   struct V {

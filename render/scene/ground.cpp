@@ -23,7 +23,6 @@ namespace {
 // Heights (in L) of coplanar layers above their surface, so each wins the depth test from any
 // angle: floor patch 0 < shadow < grid lines < table disc < its grid < shadow on the table.
 constexpr double kShadowLift = 1e-3;
-constexpr double kMaxPatch = 25.0;  // in L: largest half-size a plane patch is drawn with
 constexpr double kGridLift = 2e-3;
 constexpr double kDiscLift = 3e-3;
 constexpr double kDiscGridLift = 4e-3;
@@ -109,10 +108,10 @@ struct Ground::Build {
     }
     const Eigen::Vector3d n = plane.normal.normalized();
     const Eigen::Vector3d color = rgb(plane.color);
-    // Drawn with a half-size of at most kMaxPatch L: it fades out well before its edge, and VTK puts
-    // the near clipping plane at ~1e-3 of the scene's depth, so a 100 km patch would clip the
-    // bodies away.
-    const double H = std::min(plane.halfExtent, kMaxPatch * L);
+    // Drawn with a half-size of at most kMaxPlanePatch L: it fades out well before its edge, and
+    // VTK puts the near clipping plane at ~1e-3 of the scene's depth, so a 100 km patch would clip
+    // the bodies away.
+    const double H = std::min(plane.halfExtent, kMaxPlanePatch * L);
     // Grid: minor lines every ~L/2 (a nice number), major every 5 minor; the patch recentres in
     // whole major steps so both stay put in the world.
     const double minor = minorGridStep(H);
@@ -179,7 +178,7 @@ struct Ground::Build {
     double half = 10.0 * L;
     for (const Obstacle& o : scene.obstacles) {
       if (const auto* pl = std::get_if<PlaneObstacle>(&o)) {
-        if (positive(pl->halfExtent)) half = std::max(half, std::min(pl->halfExtent, kMaxPatch * L));
+        if (positive(pl->halfExtent)) half = std::max(half, std::min(pl->halfExtent, kMaxPlanePatch * L));
       }
     }
     const double minor = minorGridStep(half);
