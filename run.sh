@@ -13,8 +13,10 @@ PACKAGES=(
   cmake g++ make pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev
   libvtk9-dev libeigen3-dev
+  libhdf5-dev hdf5-tools python3-h5py python3-pytest
   libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
   ffmpeg nlohmann-json3-dev parallel libqhull-dev
+  pybind11-dev python3-dev python3-numpy python3-distributed python3-matplotlib
 )
 
 missing=()

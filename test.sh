@@ -3,7 +3,7 @@
 # GUI tests need an X display: everything runs under xvfb-run (Mesa's software renderer).
 #
 #   ./test.sh                 all tests
-#   ./test.sh -L core         only one label (core, cli, gui); any ctest arguments work
+#   ./test.sh -L core         only one label (core, cli, gui, python); any ctest arguments work
 set -euo pipefail
 cd "$(dirname "$0")"
 ./run.sh --build-only

@@ -318,6 +318,101 @@ class TestIoTrace : public QObject {
     QVERIFY(c.ok() && std::isnan(c.firstImpactTime) && std::isnan(c.firstImpactAlpha));
   }
 
+  // A RecordSink gets exactly the rows and impacts the CSV files get (same doubles, same order,
+  // same names), is committed where they are (also after an integrator failure, with the run's
+  // status) and discarded where they are (cancel, its own error, refused options).
+  void recordSinksGetTheCsvRows() {
+    struct Sink final : io::RecordSink {
+      std::vector<std::vector<double>> rows;
+      std::vector<std::string> impacts;
+      std::string failOnRow;  // returned from the row of step 20 when set
+      int commits = 0, discards = 0;
+      std::string status;
+      std::string onRow(const Simulation& sim, const io::TraceRow& r) override {
+        if (sim.step() != r.step) return "simulation not at the row's state";
+        std::vector<double> v{double(r.step),       r.t,
+                              r.energy.total(),     r.energy.kinetic,
+                              r.energy.potential,   r.energyRelError,
+                              double(r.impacts)};
+        v.insert(v.end(), r.columns.begin(), r.columns.end());
+        rows.push_back(std::move(v));
+        return r.step == 20 ? failOnRow : std::string();
+      }
+      std::string onImpact(const ImpactRecord& i, std::string_view constraint) override {
+        impacts.push_back(std::to_string(i.step) + ":" + std::string(constraint));
+        return {};
+      }
+      std::string commit(const io::RunSummary& s) override {
+        ++commits;
+        status = s.statusText();
+        return {};
+      }
+      void discard() override { ++discards; }
+    };
+    for (int every : {1, 7}) {
+      FakeSimulation sim;
+      sim.failAt = 45;
+      Sink sink;
+      io::RunOptions o;
+      o.steps = 100;
+      o.every = every;
+      o.traceCsv = dir() / "sink.csv";
+      o.impactsCsv = dir() / "sink-impacts.csv";
+      o.sinks = {&sink};
+      const io::RunSummary s = io::runSimulation(sim, fakeScenario(), o);
+      QCOMPARE(int(s.outcome), int(io::RunOutcome::IntegratorFailed));
+      QCOMPARE(sink.commits, 1);
+      QCOMPARE(sink.discards, 0);
+      QCOMPARE(sink.status, std::string("solver-failed"));
+      const auto csv = lines(o.traceCsv);
+      QCOMPARE(sink.rows.size() + 1, csv.size());
+      QCOMPARE(std::int64_t(sink.rows.size()), s.traceRows);
+      for (std::size_t r = 0; r < sink.rows.size(); ++r) {
+        const auto fields = split(csv[r + 1], ',');
+        QCOMPARE(fields.size(), sink.rows[r].size());
+        for (std::size_t c = 0; c < fields.size(); ++c) {
+          QVERIFY(sameBits(number(fields[c]), sink.rows[r][c]));
+        }
+      }
+      const auto impacts = lines(o.impactsCsv);
+      QCOMPARE(sink.impacts, (std::vector<std::string>{"10:g0", "20:g0", "30:g0", "40:g0"}));
+      QCOMPARE(impacts.size(), sink.impacts.size() + 1);
+    }
+    // Cancelled: discarded, never committed. A sink's error: an output error, every file discarded.
+    FakeSimulation sim;
+    Sink cancelled;
+    io::RunOptions o;
+    o.steps = 100000;
+    o.progressInterval = 1000;
+    o.progress = [](std::int64_t done, std::int64_t) { return done < 2000; };
+    o.sinks = {&cancelled};
+    const io::RunSummary c = io::runSimulation(sim, fakeScenario(), o);
+    QCOMPARE(int(c.outcome), int(io::RunOutcome::Cancelled));
+    QVERIFY(cancelled.commits == 0 && cancelled.discards == 1);
+    QTemporaryDir d;
+    const std::filesystem::path cdir = d.path().toStdString();
+    FakeSimulation again;
+    Sink failing;
+    failing.failOnRow = "disk full";
+    io::RunOptions f;
+    f.steps = 100;
+    f.traceCsv = cdir / "t.csv";
+    f.sinks = {&failing};
+    const io::RunSummary e = io::runSimulation(again, fakeScenario(), f);
+    QCOMPARE(int(e.outcome), int(io::RunOutcome::OutputError));
+    QCOMPARE(e.message, std::string("disk full"));
+    QCOMPARE(e.steps, std::int64_t(20));  // stopped at once
+    QVERIFY(failing.commits == 0 && failing.discards == 1);
+    QCOMPARE(filesIn(cdir), 0);
+    Sink refused;
+    io::RunOptions bad;
+    bad.every = 0;
+    bad.sinks = {&refused};
+    const io::RunSummary b = io::runSimulation(again, fakeScenario(), bad);
+    QCOMPARE(int(b.outcome), int(io::RunOutcome::InvalidOptions));
+    QVERIFY(refused.rows.empty() && refused.commits == 0 && refused.discards == 1);
+  }
+
   void integratorFailureKeepsEverythingUpToIt() {
     for (int every : {1, 10}) {
       FakeSimulation sim;

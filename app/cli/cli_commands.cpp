@@ -3,10 +3,12 @@
 #include "app/cli/body_option.hpp"
 #include "app/cli/cli_args.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/describe.hpp"
 #include "core/io/json.hpp"
 #include "core/io/scenario_io.hpp"
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
+#include "io/hdf5/run_file_writer.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -42,60 +44,6 @@ const SystemDescription* requireSystem(const std::string& id, std::string& error
   const SystemDescription* s = findSystem(id);
   if (!s) error = "unknown system '" + id + "' (try `ricochet-cli list`)";
   return s;
-}
-
-json::Value boundOrNull(double x) {
-  return std::isfinite(x) ? json::Value::number(x) : json::Value::null();
-}
-
-json::Value entriesJson(const std::vector<ParameterSpec>& specs) {
-  json::Value a = json::Value::array();
-  for (const ParameterSpec& p : specs) {
-    json::Value e = json::Value::object();
-    e.add("name", json::Value::string(p.name));
-    e.add("unit", json::Value::string(p.unit));
-    e.add("default", json::Value::number(p.defaultValue));
-    e.add("min", boundOrNull(p.min));
-    e.add("max", boundOrNull(p.max));
-    e.add("help", json::Value::string(p.help));
-    e.add("min_exclusive", json::Value::boolean(p.minExclusive));
-    e.add("max_exclusive", json::Value::boolean(p.maxExclusive));
-    a.push(std::move(e));
-  }
-  return a;
-}
-
-std::string describeJson(const SystemInfo& info) {
-  json::Value o = json::Value::object();
-  o.add("id", json::Value::string(info.id));
-  o.add("title", json::Value::string(info.title));
-  o.add("source", json::Value::string(info.source));
-  o.add("summary", json::Value::string(info.summary));
-  o.add("parameters", entriesJson(info.parameters));
-  o.add("initial", entriesJson(info.initial));
-  json::Value names = json::Value::array();
-  json::Value details = json::Value::array();
-  for (const IntegratorInfo& in : info.integrators) {
-    names.push(json::Value::string(in.name));
-    json::Value d = json::Value::object();
-    d.add("name", json::Value::string(in.name));
-    d.add("title", json::Value::string(in.title));
-    d.add("help", json::Value::string(in.help));
-    details.push(std::move(d));
-  }
-  o.add("integrators", std::move(names));
-  o.add("integrator_details", std::move(details));
-  json::Value constraints = json::Value::array();
-  for (const std::string& c : info.constraints) constraints.push(json::Value::string(c));
-  o.add("constraints", std::move(constraints));
-  json::Value defaults = json::Value::object();
-  defaults.add("h", json::Value::number(info.defaultH));
-  defaults.add("t_end", json::Value::number(info.defaultTEnd));
-  defaults.add("integrator", json::Value::string(info.integrators.empty() ? std::string()
-                                                                          : info.integrators.front().name));
-  defaults.add("tolerance", json::Value::number(info.defaultTolerance));
-  o.add("defaults", std::move(defaults));
-  return json::write(o, 2);
 }
 
 std::string specTable(const std::vector<ParameterSpec>& specs) {
@@ -155,19 +103,9 @@ std::string scenarioFromArgs(const ParsedArgs& a, const std::string& command, Sc
                                        a.positionals[1] + "' as well";
   }
   // 1. The starting scenario: a system's defaults or a scenario file.
-  const std::string& target = a.positionals.front();
-  if (const SystemDescription* system = findSystem(target)) {
-    scenario = defaultScenario(*system);
-  } else {
-    std::error_code ec;
-    const bool looksLikeFile = target.size() > 5 && target.substr(target.size() - 5) == ".json";
-    if (!looksLikeFile && !std::filesystem::exists(target, ec)) {
-      return "unknown system '" + target + "' (try `ricochet-cli list`)";
-    }
-    io::ScenarioResult loaded = io::loadScenario(target);
-    if (!loaded.ok()) return loaded.error;
-    scenario = std::move(*loaded.scenario);
-  }
+  io::ScenarioResult start = io::scenarioFromTarget(a.positionals.front());
+  if (!start.ok()) return start.error;
+  scenario = std::move(*start.scenario);
 
   if (std::string e = applyBodyOption(a, scenario); !e.empty()) return e;
 
@@ -223,7 +161,7 @@ int describeCommand(const std::vector<std::string>& args) {
   std::string error;
   const SystemDescription* system = requireSystem(a.positionals.front(), error);
   if (!system) return badInput(error);
-  print(a.has("--json") ? describeJson(system->info()) : describeText(system->info()));
+  print(a.has("--json") ? json::write(io::describeToJson(system->info()), 2) : describeText(system->info()));
   return kExitOk;
 }
 
@@ -240,13 +178,15 @@ int runCommand(const std::vector<std::string>& args) {
                                   {"--impacts-csv", true, false},
                                   {"--summary-json", true, false},
                                   {"--body", true, false},
+                                  {"--h5", true, false},
+                                  {"--pvd", true, false},
                                   {"--help", false, false}},
                                  "run");
   if (!a.error.empty()) return badInput(a.error);
   if (a.has("--help")) {
     print("ricochet-cli run SYSTEM|SCENARIO.json [--set NAME=VALUE]... [--h H] [--t-end T | --steps N]\n"
           "    [--integrator NAME] [--tolerance TOL] [--csv FILE] [--every K] [--impacts-csv FILE]\n"
-          "    [--summary-json FILE] [--body MESH]\n");
+          "    [--summary-json FILE] [--h5 FILE.h5] [--pvd DIR] [--body MESH]\n");
     return kExitOk;
   }
   // 1-2. The starting scenario (a system's defaults or a scenario file) and the overrides.
@@ -270,7 +210,7 @@ int runCommand(const std::vector<std::string>& args) {
   if (std::string e = io::checkRunOptions(options); !e.empty()) return badInput(e);
   {  // Two outputs renamed onto one path would silently keep only the last one.
     std::vector<std::pair<const char*, std::filesystem::path>> outputs;
-    for (const char* o : {"--csv", "--impacts-csv", "--summary-json"}) {
+    for (const char* o : {"--csv", "--impacts-csv", "--summary-json", "--h5", "--pvd"}) {
       if (auto v = a.value(o)) outputs.emplace_back(o, std::filesystem::path(*v).lexically_normal());
     }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
@@ -293,12 +233,26 @@ int runCommand(const std::vector<std::string>& args) {
   CreateResult created = createSimulation(scenario);
   if (!created.simulation) return badInput(created.error);
 
-  // The summary file is opened before the run, so an unwritable path fails in a second, not after
-  // an hour of integration.
+  // The summary file, the HDF5 file and the ParaView series are opened before the run, so an
+  // unwritable path fails in a second, not after an hour of integration. They are written from the
+  // driver's own rows (RecordSink), the very rows of --csv and --impacts-csv.
   io::AtomicFile summaryFile;
   const auto summaryPath = a.value("--summary-json");
   if (summaryPath) {
     if (std::string e = summaryFile.open(*summaryPath); !e.empty()) return badInput(e);
+  }
+  hdf5::RunFileWriter h5;
+  if (const auto path = a.value("--h5")) {
+    const std::string e = h5.open(*path, scenario, created.simulation->columns(), options.every);
+    if (!e.empty()) return badInput(e);
+    options.sinks.push_back(&h5);
+  }
+  std::unique_ptr<io::RecordSink> series;
+  if (const auto folder = a.value("--pvd")) {
+    std::string e;
+    series = openParaViewSeries(*folder, scenario, e);
+    if (!series) return badInput(e);
+    options.sinks.push_back(series.get());
   }
 
   // Ctrl-C cancels cleanly: the driver removes its temporary files.

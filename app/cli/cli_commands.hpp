@@ -7,8 +7,14 @@
 #include "app/cli/cli_args.hpp"
 #include "core/model/system.hpp"
 
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace ricochet::io {
+class RecordSink;
+}
 
 namespace ricochet::cli {
 
@@ -38,5 +44,11 @@ int sensitivityCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 /// `video` (video_command.cpp): renders and encodes an animation; needs the render layer.
 int videoCommand(const std::vector<std::string>& args);
+
+/// `run --pvd DIR` (paraview_output.cpp, built with the render layer): the ParaView series writer
+/// of `scenario`, opened on `folder`. nullptr and `error` (one line naming the folder, or saying
+/// that this ricochet-cli has no render layer) when it cannot be.
+std::unique_ptr<io::RecordSink> openParaViewSeries(const std::filesystem::path& folder,
+                                                   const Scenario& scenario, std::string& error);
 
 }  // namespace ricochet::cli

@@ -44,6 +44,8 @@ const Command kCommands[] = {
      "      --every K            record every K-th step in the trace (default 1)\n"
      "      --impacts-csv FILE   one row per impact\n"
      "      --summary-json FILE  the run summary as JSON\n"
+     "      --h5 FILE.h5         the trace, impacts and scenario as one HDF5 file (same rows as --csv)\n"
+     "      --pvd DIR            a ParaView time series: DIR/run.pvd and one .vtp per recorded step\n"
      "      --body FILE          rigid-body: the body is the rounded hull of a mesh (STL, OBJ, PLY)\n",
      &runCommand},
     {"video",

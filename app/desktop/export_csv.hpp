@@ -1,14 +1,18 @@
 #pragma once
-// CSV export from the desktop app (issue 6 item 1): the full-resolution trace and the impacts table
-// of the current run, in the contract's format.
+// Run data export from the desktop app: the full-resolution trace and the impacts table of the
+// current run, in the contract's CSV format, and the same rows as an HDF5 run file
+// (io/hdf5/run_file.hpp) and as a ParaView time series (render/paraview/paraview_series.hpp). The
+// File menu's Export Trace CSV, Export Impacts CSV, Export HDF5 Run and Export ParaView Series open
+// this one dialog with their output ticked; any of the four can be written in one pass.
 //
 // The GUI keeps only decimated plot data, so the full trace is obtained by re-running the current
 // (deterministic) scenario with core/io's run driver, runSimulation() - the code `ricochet-cli run`
 // uses - on a pool thread: the files are byte-identical to
 //   ricochet-cli run SAVED.json --steps N --every K --csv TRACE --impacts-csv IMPACTS
-// The driver writes through temporary files renamed at the end, so a cancelled or failed export
-// leaves no file behind (and an existing file untouched). The live simulation keeps running.
-// ExportController shows the dialog, the progress and the outcome.
+//       --h5 RUN.h5 --pvd FOLDER
+// The driver writes through temporary files (a temporary folder for the series) renamed at the
+// end, so a cancelled or failed export leaves no file behind (and an existing file untouched). The
+// live simulation keeps running. ExportController shows the dialog, the progress and the outcome.
 
 #include "app/desktop/export_controller.hpp"
 #include "core/io/trace.hpp"
@@ -40,6 +44,8 @@ struct CsvExportRequest {
   std::int64_t every = 1;  ///< record every K-th step in the trace (the final state always)
   QString traceCsv;        ///< empty: no trace file
   QString impactsCsv;      ///< empty: no impacts file
+  QString hdf5;            ///< empty: no HDF5 run file
+  QString paraview;        ///< empty: no ParaView series (a folder)
 };
 
 /// One export on a pool thread. Its progress (stepsDone()) is polled every kPollMs and reported
@@ -77,6 +83,7 @@ class CsvExportTask : public ExportJob {
 };
 
 /// The export dialog: which files, record every K, how many steps (the current step by default).
+/// Nothing but the trace and the impacts CSV is ticked at first.
 class CsvExportDialog : public QDialog {
   Q_OBJECT
  public:
@@ -93,6 +100,10 @@ class CsvExportDialog : public QDialog {
   QCheckBox* impactsBox() const { return impactsBox_; }
   QLineEdit* tracePath() const { return tracePath_; }
   QLineEdit* impactsPath() const { return impactsPath_; }
+  QCheckBox* hdf5Box() const { return hdf5Box_; }
+  QLineEdit* hdf5Path() const { return hdf5Path_; }
+  QCheckBox* paraviewBox() const { return paraviewBox_; }
+  QLineEdit* paraviewPath() const { return paraviewPath_; }
   QLineEdit* stepsEdit() const { return steps_; }
   QSpinBox* everySpin() const { return every_; }
 
@@ -105,24 +116,28 @@ class CsvExportDialog : public QDialog {
   QCheckBox* impactsBox_ = nullptr;
   QLineEdit* tracePath_ = nullptr;
   QLineEdit* impactsPath_ = nullptr;
+  QCheckBox* hdf5Box_ = nullptr;
+  QLineEdit* hdf5Path_ = nullptr;
+  QCheckBox* paraviewBox_ = nullptr;
+  QLineEdit* paraviewPath_ = nullptr;
   QLineEdit* steps_ = nullptr;
   QSpinBox* every_ = nullptr;
   QLabel* info_ = nullptr;
   QLabel* error_ = nullptr;
 };
 
-/// File > Export Trace CSV / Export Impacts CSV: the dialog and the task, run by an
-/// ExportController.
+/// File > Export Trace CSV / Impacts CSV / HDF5 Run / ParaView Series: the dialog and the task,
+/// run by an ExportController.
 class CsvExporter : public QObject {
   Q_OBJECT
  public:
   explicit CsvExporter(MainWindow* window);
 
-  /// Opens the dialog (window-modal, non-blocking) for the current run, with the trace or the
-  /// impacts file ticked; accepting it starts the export.
-  void showDialog(bool trace, bool impacts);
+  /// Opens the dialog (window-modal, non-blocking) for the current run, with these outputs
+  /// ticked; accepting it starts the export.
+  void showDialog(bool trace, bool impacts, bool hdf5 = false, bool paraview = false);
   /// Starts an export with a progress dialog (cancellable). Empty on success, otherwise the reason
-  /// (also shown). Refused while another CSV export runs.
+  /// (also shown). Refused while another run export runs.
   QString start(const CsvExportRequest& request);
   void cancel();
 

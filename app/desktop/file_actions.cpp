@@ -46,6 +46,23 @@ FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) 
   connect(exportAnimation_, &QAction::triggered, this, [this] { animation_->showDialog(); });
   fileMenu->addAction(exportTrace_);
   fileMenu->addAction(exportImpacts_);
+  // The same run export, as the files other tools read: HDF5 (h5py, h5dump) and ParaView.
+  exportHdf5_ = new QAction(tr("Export &HDF5 Run..."), this);
+  exportHdf5_->setObjectName(QStringLiteral("exportHdf5Action"));
+  exportHdf5_->setToolTip(
+      tr("Export the current run (trace, impacts and scenario) as one HDF5 file, "
+         "as ricochet-cli run --h5 writes it"));
+  connect(exportHdf5_, &QAction::triggered, this,
+          [this] { csv_->showDialog(false, false, true, false); });
+  exportParaView_ = new QAction(tr("Export ParaView &Series..."), this);
+  exportParaView_->setObjectName(QStringLiteral("exportParaViewAction"));
+  exportParaView_->setToolTip(
+      tr("Export the current run as a ParaView time series (run.pvd and one "
+         ".vtp per recorded step), as ricochet-cli run --pvd writes it"));
+  connect(exportParaView_, &QAction::triggered, this,
+          [this] { csv_->showDialog(false, false, false, true); });
+  fileMenu->addAction(exportHdf5_);
+  fileMenu->addAction(exportParaView_);
   exportPlots_ = new QAction(tr("Export &Plots..."), this);
   exportPlots_->setObjectName(QStringLiteral("exportPlotsAction"));
   exportPlots_->setIconText(tr("Export Plots"));

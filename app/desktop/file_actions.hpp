@@ -1,7 +1,7 @@
 #pragma once
 // The File menu and the File toolbar of the main window (issue 6): scenario files (open, save,
-// recent, presets, drag and drop: ScenarioFiles) and the exports (CSV: CsvExporter; animation:
-// AnimationExporter; plots: PlotExporter). MainWindow
+// recent, presets, drag and drop: ScenarioFiles) and the exports (CSV, HDF5 and ParaView:
+// CsvExporter; animation: AnimationExporter; plots: PlotExporter). MainWindow
 // creates one FileActions in its File menu; everything else lives here.
 
 #include <QObject>
@@ -32,6 +32,8 @@ class FileActions : public QObject {
   QToolBar* toolBar() const { return toolBar_; }
   QAction* exportTraceAction() const { return exportTrace_; }
   QAction* exportImpactsAction() const { return exportImpacts_; }
+  QAction* exportHdf5Action() const { return exportHdf5_; }
+  QAction* exportParaViewAction() const { return exportParaView_; }
   QAction* exportAnimationAction() const { return exportAnimation_; }
   QAction* exportPlotsAction() const { return exportPlots_; }
 
@@ -44,6 +46,8 @@ class FileActions : public QObject {
   QToolBar* toolBar_ = nullptr;
   QAction* exportTrace_ = nullptr;
   QAction* exportImpacts_ = nullptr;
+  QAction* exportHdf5_ = nullptr;
+  QAction* exportParaView_ = nullptr;
   QAction* exportAnimation_ = nullptr;
   QAction* exportPlots_ = nullptr;
 };

@@ -206,6 +206,22 @@ ScenarioResult loadScenario(const std::filesystem::path& path) {
   return parseScenario(text, path.string(), path.parent_path());
 }
 
+ScenarioResult scenarioFromTarget(const std::string& target) {
+  if (const SystemDescription* system = findSystem(target)) {
+    ScenarioResult r;
+    r.scenario = defaultScenario(*system);
+    return r;
+  }
+  std::error_code ec;
+  const bool looksLikeFile = target.size() > 5 && target.substr(target.size() - 5) == ".json";
+  if (!looksLikeFile && !std::filesystem::exists(target, ec)) {
+    ScenarioResult r;
+    r.error = "unknown system '" + target + "' (try `ricochet-cli list`)";
+    return r;
+  }
+  return loadScenario(target);
+}
+
 json::Value scenarioToJson(const Scenario& scenario, const std::filesystem::path& baseDirectory) {
   json::Value doc = json::Value::object();
   doc.add("format", json::Value::string(kScenarioFormat));

@@ -51,6 +51,12 @@ ScenarioResult parseScenario(std::string_view text, std::string_view source,
 /// Mesh files are named relative to the file's folder.
 ScenarioResult loadScenario(const std::filesystem::path& path);
 
+/// What `ricochet-cli run TARGET` starts from: the defaults of the system with id `target`, else
+/// the scenario file at that path. A target that is neither a system id nor an existing file (nor
+/// ends in ".json", whose load then names the file) is "unknown system 'TARGET' (try
+/// `ricochet-cli list`)".
+ScenarioResult scenarioFromTarget(const std::string& target);
+
 /// The contract document for `scenario`, keys in a stable order, every value written (shortest
 /// round-trip numbers, so load(save(s)) == s exactly). Parameter names come from the registry;
 /// `scenario` must belong to a registered system with vectors of the right sizes. Mesh files

@@ -23,15 +23,17 @@ class StepImpacts final : public ImpactSink {
   std::vector<ImpactRecord> records;
 };
 
-/// An impacts row with the gap's name from the registry ("g<index>" for an unknown system).
-void appendNamedImpactRow(std::string& out, const ImpactRecord& impact, std::span<const std::string> names) {
+/// The gap's name from the registry ("g<index>" for an unknown system, built in `scratch`).
+std::string_view constraintName(const ImpactRecord& impact, std::span<const std::string> names,
+                                std::string& scratch) {
   if (impact.constraint >= 0 && static_cast<std::size_t>(impact.constraint) < names.size()) {
-    appendImpactRow(out, impact, names[static_cast<std::size_t>(impact.constraint)]);
-  } else {
-    std::string name = "g";  // appended, not "g" + ...: GCC 12 misreports that as an overlap
-    name += std::to_string(impact.constraint);
-    appendImpactRow(out, impact, name);
+    return names[static_cast<std::size_t>(impact.constraint)];
   }
+  // Built by appending: GCC 12 misreports both `"g" + ...` and `scratch = "g"` as overlapping copies.
+  scratch.clear();
+  scratch += 'g';
+  scratch += std::to_string(impact.constraint);
+  return scratch;
 }
 
 std::string formatTime(double t) {
@@ -187,12 +189,17 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
     s.stepsPerSecond = s.wallSeconds > 0.0 ? static_cast<double>(s.steps) / s.wallSeconds : 0.0;
     return s;
   };
+  // Before anything ran: the sinks the caller opened are left with nothing written.
+  const auto refuse = [&](RunOutcome outcome, std::string message) {
+    for (RecordSink* sink : options.sinks) sink->discard();
+    return finish(outcome, std::move(message));
+  };
 
-  if (std::string e = checkRunOptions(options); !e.empty()) return finish(RunOutcome::InvalidOptions, e);
+  if (std::string e = checkRunOptions(options); !e.empty()) return refuse(RunOutcome::InvalidOptions, e);
   const std::int64_t total =
       options.steps >= 0 ? options.steps : stepCount(scenario.tEnd, scenario.integrator.h);
   if (total < 0) {
-    return finish(RunOutcome::InvalidOptions,
+    return refuse(RunOutcome::InvalidOptions,
                   "t_end = " + formatNumber(scenario.tEnd) + " s with h = " +
                       formatNumber(scenario.integrator.h) + " s needs more than " +
                       std::to_string(kMaxRunSteps) + " steps");
@@ -202,11 +209,11 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   const bool writeTrace = !options.traceCsv.empty();
   const bool writeImpacts = !options.impactsCsv.empty();
   if (writeTrace) {
-    if (std::string e = traceFile.open(options.traceCsv); !e.empty()) return finish(RunOutcome::OutputError, e);
+    if (std::string e = traceFile.open(options.traceCsv); !e.empty()) return refuse(RunOutcome::OutputError, e);
   }
   if (writeImpacts) {
     if (std::string e = impactsFile.open(options.impactsCsv); !e.empty()) {
-      return finish(RunOutcome::OutputError, e);
+      return refuse(RunOutcome::OutputError, e);
     }
   }
 
@@ -214,17 +221,31 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   const SystemDescription* system = findSystem(scenario.system);
   const std::vector<std::string>& names = system ? system->info().constraints : kNoNames;
 
-  std::string traceBuf, impactBuf;
+  const std::vector<RecordSink*>& sinks = options.sinks;
+  const bool recordRows = writeTrace || !sinks.empty();
+  const bool recordImpacts = writeImpacts || !sinks.empty();
+  const auto discardAll = [&] {
+    traceFile.discard();
+    impactsFile.discard();
+    for (RecordSink* sink : sinks) sink->discard();
+    s.traceRows = s.impactRows = 0;
+  };
+
+  std::string traceBuf, impactBuf, nameScratch;
   std::vector<double> row(sim.columns().size());
   RunMetrics metrics(e0);
   std::int64_t lastRecorded = -1;
+  std::string ioError;
   const auto record = [&](const EnergySplit& e) {
     sim.sample(row);
-    appendTraceRow(traceBuf, sim.step(), sim.time(), e, metrics.relativeError(e), sim.impactCount(), row);
+    const TraceRow r{sim.step(), sim.time(), e, metrics.relativeError(e), sim.impactCount(), row};
+    if (writeTrace) appendTraceRow(traceBuf, r.step, r.t, r.energy, r.energyRelError, r.impacts, r.columns);
+    for (RecordSink* sink : sinks) {
+      if (std::string err = sink->onRow(sim, r); !err.empty() && ioError.empty()) ioError = std::move(err);
+    }
     lastRecorded = sim.step();
     ++s.traceRows;
   };
-  std::string ioError;
   const auto flush = [&](bool force) {
     if (writeTrace && (force || traceBuf.size() >= kFlushBytes)) {
       if (ioError.empty()) ioError = traceFile.write(traceBuf);
@@ -239,8 +260,8 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   if (writeTrace) {
     traceBuf.reserve(kFlushBytes + 4096);
     traceBuf = traceHeader(sim.columns());
-    record(e0);
   }
+  if (recordRows) record(e0);
   if (writeImpacts) {
     impactBuf.reserve(kFlushBytes + 4096);
     impactBuf = impactsHeader();
@@ -250,7 +271,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   const std::int64_t firstStep = sim.step();
   RunOutcome outcome = RunOutcome::Completed;
   std::string failure;
-  for (std::int64_t i = 0; i < total; ++i) {
+  for (std::int64_t i = 0; i < total && ioError.empty(); ++i) {
     stepImpacts.records.clear();
     const AdvanceResult ar = sim.advance(1, &stepImpacts);
     const EnergySplit e = ar.ok() ? sim.energy() : EnergySplit{};
@@ -272,14 +293,20 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
     for (const ImpactRecord& impact : stepImpacts.records) {
       metrics.onImpact(impact);
       if (options.observer) options.observer->onImpact(impact);
-      if (writeImpacts) {
-        appendNamedImpactRow(impactBuf, impact, names);
+      if (recordImpacts) {
+        const std::string_view name = constraintName(impact, names, nameScratch);
+        if (writeImpacts) appendImpactRow(impactBuf, impact, name);
+        for (RecordSink* sink : sinks) {
+          if (std::string err = sink->onImpact(impact, name); !err.empty() && ioError.empty()) {
+            ioError = std::move(err);
+          }
+        }
         ++s.impactRows;
       }
     }
     metrics.onStep(sim, e);
     if (options.observer) options.observer->onStep(sim, e);
-    if (writeTrace && sim.step() % options.every == 0) record(e);
+    if (recordRows && sim.step() % options.every == 0) record(e);
     flush(false);
     if (!ioError.empty()) break;
     if (options.progress && (i + 1) % options.progressInterval == 0 && i + 1 < total &&
@@ -300,24 +327,30 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   s.firstImpactAlpha = metrics.firstImpactAlpha();
 
   if (outcome == RunOutcome::Cancelled) {
-    traceFile.discard();
-    impactsFile.discard();
-    s.traceRows = s.impactRows = 0;
+    discardAll();
     return finish(outcome, "cancelled at step " + std::to_string(sim.step()) + " (t = " +
                                formatTime(sim.time()) + " s)");
   }
   // The last state is always in the trace (also when the step count is not a multiple of K, and
   // after a failure, where it is the last good state).
-  if (writeTrace && ioError.empty() && lastRecorded != sim.step()) {
+  if (recordRows && ioError.empty() && lastRecorded != sim.step()) {
     if (outcome == RunOutcome::Completed || std::isfinite(sim.energy().total())) record(sim.energy());
   }
   flush(true);
+  if (ioError.empty() && !sinks.empty()) {
+    // The sinks see the run as it ended (their files may say so), before the CSV files are moved
+    // into place: a sink is the likelier to fail, and then no CSV file appears either.
+    RunSummary ended = s;
+    ended.outcome = outcome;
+    ended.message = failure;
+    for (RecordSink* sink : sinks) {
+      if (ioError.empty()) ioError = sink->commit(ended);
+    }
+  }
   if (ioError.empty() && writeTrace) ioError = traceFile.commit();
   if (ioError.empty() && writeImpacts) ioError = impactsFile.commit();
   if (!ioError.empty()) {
-    traceFile.discard();
-    impactsFile.discard();
-    s.traceRows = s.impactRows = 0;
+    discardAll();
     return finish(RunOutcome::OutputError, ioError);
   }
   return finish(outcome, failure);

@@ -1,6 +1,7 @@
 #pragma once
-// Trace CSV files (../shared/contracts.md, "Trace CSV") and the run driver shared by ricochet-cli,
-// the GUI's CSV export and the tests.
+// Trace CSV files (the contract's "Trace CSV") and the run driver shared by ricochet-cli, the GUI's
+// exports and the tests. Writers of other formats (HDF5 runs, ParaView series) are RecordSinks fed
+// by the same driver with the very rows and impacts the CSV files get.
 //
 // Trace CSV: header `step,t,energy,kinetic,potential,energy_rel_error,impacts` followed by the
 // simulation's columns(); one row for the initial state and one per recorded step; numbers with
@@ -64,6 +65,40 @@ void appendImpactRow(std::string& out, const ImpactRecord& impact, std::string_v
 /// not finite or exceeds kMaxRunSteps.
 std::int64_t stepCount(double tEnd, double h);
 
+/// One recorded trace row: the values a trace CSV row prints, before formatting.
+struct TraceRow {
+  std::int64_t step = 0;
+  double t = 0.0;                   ///< s
+  EnergySplit energy;               ///< J
+  double energyRelError = 0.0;      ///< (E - E0) / energyScale(E0 split)
+  std::int64_t impacts = 0;         ///< cumulative impact count
+  std::span<const double> columns;  ///< Simulation::sample(), aligned with Simulation::columns()
+};
+
+struct RunSummary;
+
+/// A writer of another format, fed by runSimulation() with exactly what the CSV files get: every
+/// recorded trace row (the initial state, every K-th step, the final state) and every impact with
+/// its gap's name, in file order, from the thread that runs the simulation. The caller opens it
+/// before the run, so a bad path fails before any integration. The driver finishes it where it
+/// finishes the CSV files: commit() after a completed run or an integrator failure (everything up
+/// to the last good state), discard() after a cancel, an output error or refused options. A non-empty string from
+/// onRow, onImpact or commit is an output error naming the file: the run stops and every output is
+/// discarded.
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  /// `simulation` is at the state of `row` (its poses, its columns).
+  virtual std::string onRow(const Simulation& simulation, const TraceRow& row) = 0;
+  /// One impact of an accepted step, before that step's row (when it is recorded).
+  virtual std::string onImpact(const ImpactRecord& impact, std::string_view constraint) = 0;
+  /// The run is over (`summary`: its outcome, status, message and counts, timings excepted):
+  /// completes the output and moves it into place.
+  virtual std::string commit(const RunSummary& summary) = 0;
+  /// Removes everything written; the target is not touched. Safe to call twice.
+  virtual void discard() = 0;
+};
+
 struct RunOptions {
   std::int64_t steps = -1;  ///< steps to take; < 0: stepCount(scenario.tEnd, scenario.integrator.h)
   std::int64_t every = 1;   ///< record every K-th step in the trace (K >= 1)
@@ -75,6 +110,8 @@ struct RunOptions {
   std::int64_t progressInterval = 16384;
   /// Sees every accepted step and impact (run_metrics.hpp); not owned, may be null.
   RunObserver* observer = nullptr;
+  /// Other formats written from the recorded rows and impacts (not owned; opened by the caller).
+  std::vector<RecordSink*> sinks;
 };
 
 /// How runSimulation() ended, beyond the integrator's own RunStatus.
@@ -105,8 +142,8 @@ struct RunSummary {
   RunOutcome outcome = RunOutcome::Completed;
   RunStatus status = RunStatus::Ok;  ///< the integrator's status (Ok unless IntegratorFailed)
   std::string message;  ///< empty when ok; otherwise one line (failure with step and time, I/O error)
-  std::int64_t traceRows = 0;   ///< rows written to the trace (header excluded)
-  std::int64_t impactRows = 0;  ///< rows written to the impacts file
+  std::int64_t traceRows = 0;   ///< trace rows recorded (CSV header excluded), for the CSV and sinks
+  std::int64_t impactRows = 0;  ///< impact rows recorded, for the impacts CSV and sinks
   std::int64_t reflectedImpacts = 0;  ///< impacts resolved by the grazing reflection (grazing.hpp)
 
   bool ok() const { return outcome == RunOutcome::Completed; }
@@ -120,8 +157,9 @@ std::string checkRunOptions(const RunOptions& options);
 
 /// Runs `simulation` (created from `scenario`, at its initial state) for the requested steps,
 /// one advance(1) per step so that the energy error is checked after every step. Writes the trace
-/// and impacts CSVs through temporary files renamed at the end: complete on success, flushed up
-/// to the last good state on an integrator failure, absent after a cancel or an output error.
+/// and impacts CSVs through temporary files renamed at the end (and feeds options.sinks the same
+/// rows): complete on success, flushed up to the last good state on an integrator failure, absent
+/// after a cancel or an output error.
 /// Never throws for run-time conditions; `scenario` supplies the names (system, integrator,
 /// constraint names via the registry when the system is registered) and h.
 RunSummary runSimulation(Simulation& simulation, const Scenario& scenario, const RunOptions& options);

@@ -26,6 +26,8 @@ void bodyMaterial(vtkProperty* p, const Eigen::Vector3d& c) {
   p->SetInterpolationToPhong();
 }
 
+}  // namespace
+
 vtkSmartPointer<vtkPolyData> shapeGeometry(const Shape& shape) {
   struct V {
     vtkSmartPointer<vtkPolyData> operator()(const SphereShape& s) const { return geometry::sphere(s.radius); }
@@ -50,6 +52,8 @@ vtkSmartPointer<vtkPolyData> shapeGeometry(const Shape& shape) {
   };
   return std::visit(V{}, shape);
 }
+
+namespace {
 
 /// Empty when every point is finite and every triangle indexes a point.
 std::string trianglesProblem(const char* what, const std::vector<Eigen::Vector3d>& points,

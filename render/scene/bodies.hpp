@@ -1,8 +1,8 @@
 #pragma once
 // The moving bodies of a scene (internal to render/scene/): one solid actor per body part, with
 // feature edges on sharp-edged solids and body axes where asked, all moved through one matrix per
-// part. Also what the other layers need to know of a body's shape: whether it can be drawn and
-// how far it reaches.
+// part. Also what the other layers (and the ParaView series) need to know of a body's shape: its
+// surface, whether it can be drawn and how far it reaches.
 
 #include "render/scene/scene_support.hpp"
 
@@ -12,6 +12,9 @@
 
 namespace ricochet::render::detail {
 
+/// The shape's surface in its own frame, with normals (scene_geometry.hpp); `shape` must be
+/// drawable (shapeProblem() empty).
+vtkSmartPointer<vtkPolyData> shapeGeometry(const Shape& shape);
 /// Half-extents (m) of the shape's bounding box in its own frame.
 Eigen::Vector3d shapeExtent(const Shape& shape);
 /// Empty when the shape can be drawn; else what is wrong with which value.

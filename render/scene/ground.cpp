@@ -23,7 +23,6 @@ namespace {
 // Heights (in L) of coplanar layers above their surface, so each wins the depth test from any
 // angle: floor patch 0 < shadow < grid lines < table disc < its grid < shadow on the table.
 constexpr double kShadowLift = 1e-3;
-constexpr double kMaxPatch = 25.0;  // in L: largest half-size a plane patch is drawn with
 constexpr double kGridLift = 2e-3;
 constexpr double kDiscLift = 3e-3;
 constexpr double kDiscGridLift = 4e-3;
@@ -113,10 +112,10 @@ struct Ground::Build {
       glass(plane, n, color);
       return;
     }
-    // Drawn with a half-size of at most kMaxPatch L: it fades out well before its edge, and VTK puts
-    // the near clipping plane at ~1e-3 of the scene's depth, so a 100 km patch would clip the
-    // bodies away.
-    const double H = std::min(plane.halfExtent, kMaxPatch * L);
+    // Drawn with a half-size of at most kMaxPlanePatch L: it fades out well before its edge, and
+    // VTK puts the near clipping plane at ~1e-3 of the scene's depth, so a 100 km patch would clip
+    // the bodies away.
+    const double H = std::min(plane.halfExtent, kMaxPlanePatch * L);
     // Grid: minor lines every ~L/2 (a nice number), major every 5 minor; the patch recentres in
     // whole major steps so both stay put in the world.
     const double minor = minorGridStep(H);
@@ -189,7 +188,7 @@ struct Ground::Build {
     }
     Eigen::Vector2d half = plane.halfSize;
     if (!(half.minCoeff() > 0.0) || !half.allFinite()) half = Eigen::Vector2d::Constant(plane.halfExtent);
-    half = half.cwiseMin(kMaxPatch * L);
+    half = half.cwiseMin(kMaxPlanePatch * L);
     auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
     setMatrix(matrix, f);
     vtkSmartPointer<vtkActor> pane = makeActor(geometry::rectangle(-half, half, 1));
@@ -206,7 +205,7 @@ struct Ground::Build {
     double half = 10.0 * L;
     for (const Obstacle& o : scene.obstacles) {
       if (const auto* pl = std::get_if<PlaneObstacle>(&o)) {
-        if (positive(pl->halfExtent)) half = std::max(half, std::min(pl->halfExtent, kMaxPatch * L));
+        if (positive(pl->halfExtent)) half = std::max(half, std::min(pl->halfExtent, kMaxPlanePatch * L));
       }
     }
     const double minor = minorGridStep(half);

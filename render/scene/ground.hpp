@@ -13,6 +13,10 @@ class vtkUnsignedCharArray;
 
 namespace ricochet::render::detail {
 
+/// Largest half-size (in scene lengths L) a plane patch is drawn with, here and in the ParaView
+/// series.
+inline constexpr double kMaxPlanePatch = 25.0;
+
 class Ground {
  public:
   /// A floor-like surface (normal within ~70 degrees of up) that bodies cast shadows on.

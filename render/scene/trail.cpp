@@ -13,12 +13,6 @@
 #include <cmath>
 
 namespace ricochet::render::detail {
-namespace {
-
-constexpr int kTrailCapacity = 2048;     // trail points kept (fixed: memory never grows)
-constexpr double kTrailMinStep = 0.002;  // new trail point after moving this many L
-
-}  // namespace
 
 // Segment i joins point i and i+1 (mod capacity); the segment leaving the newest point and
 // unfilled ones are fully transparent.

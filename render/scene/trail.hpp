@@ -14,6 +14,11 @@ class vtkUnsignedCharArray;
 
 namespace ricochet::render::detail {
 
+/// Trail points kept (fixed: memory never grows), here and in the ParaView series.
+inline constexpr int kTrailCapacity = 2048;
+/// A new trail point after the body moved this many scene lengths L.
+inline constexpr double kTrailMinStep = 0.002;
+
 class Trail {
  public:
   Trail();
