@@ -8,6 +8,10 @@ if(RICOCHET_BUILD_GUI)
     SOURCES test_gui_study.cpp test_gui_study_support.hpp test_gui_export_support.hpp test_gui_support.hpp
     LABELS gui LIBS ricochet_desktop TIMEOUT 300)
   add_dependencies(test_gui_study ricochet-cli)
+  ricochet_add_test(NAME test_gui_study_presets
+    SOURCES test_gui_study_presets.cpp test_gui_study_support.hpp test_gui_export_support.hpp test_gui_support.hpp
+    LABELS gui LIBS ricochet_desktop TIMEOUT 300)
+  add_dependencies(test_gui_study_presets ricochet-cli)
   # GUI suites measure GUI-thread latency elsewhere; run these alone too (two cores).
-  set_tests_properties(test_gui_study PROPERTIES RUN_SERIAL TRUE)
+  set_tests_properties(test_gui_study test_gui_study_presets PROPERTIES RUN_SERIAL TRUE)
 endif()

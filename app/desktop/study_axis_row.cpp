@@ -131,16 +131,15 @@ StudyAxisRow::StudyAxisRow(const std::vector<IntegratorInfo>& integrators, QWidg
   integrators_ = new QListWidget;
   integrators_->setObjectName(QStringLiteral("integratorList"));
   for (const IntegratorInfo& in : integrators) {
-    auto* item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(QString::fromStdString(in.title),
-                                                                    QString::fromStdString(in.name)));
+    auto* item = new QListWidgetItem(QString::fromStdString(in.name));
     item->setData(Qt::UserRole, QString::fromStdString(in.name));
-    item->setToolTip(QString::fromStdString(in.help));
+    item->setToolTip(QString::fromStdString(in.title + ": " + in.help));
     item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
     item->setCheckState(Qt::Checked);
     integrators_->addItem(item);
   }
-  integrators_->setMaximumHeight(integrators_->sizeHintForRow(0) * int(std::min<std::size_t>(integrators.size(), 4)) +
-                                 2 * integrators_->frameWidth() + 4);
+  integrators_->setFixedHeight(integrators_->sizeHintForRow(0) * int(std::min<std::size_t>(integrators.size(), 5)) +
+                               2 * integrators_->frameWidth() + 2);
   grid_->addWidget(integrators_, 0, 0, 1, 4);
   connect(integrators_, &QListWidget::itemChanged, this, &StudyAxisRow::changed);
 }

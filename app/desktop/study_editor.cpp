@@ -313,7 +313,6 @@ QWidget* StudyEditor::buildComparePage() {
   QFormLayout* f = form(page);
   compareIntegrators_ = new QListWidget;
   compareIntegrators_->setObjectName(QStringLiteral("compareIntegrators"));
-  compareIntegrators_->setMaximumHeight(90);
   f->addRow(tr("Integrators:"), compareIntegrators_);
   compareHs_ = new QLineEdit;
   compareHs_->setObjectName(QStringLiteral("compareHs"));
@@ -351,13 +350,16 @@ void StudyEditor::seedPresetOptions() {
   perturbations_->setPlainText(lines.join(QLatin1Char('\n')));
   compareIntegrators_->clear();
   for (const IntegratorInfo& in : info.integrators) {
-    auto* item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(qs(in.title), qs(in.name)));
+    auto* item = new QListWidgetItem(qs(in.name));
     item->setData(Qt::UserRole, qs(in.name));
-    item->setToolTip(qs(in.help));
+    item->setToolTip(qs(in.title + ": " + in.help));
     item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
     item->setCheckState(Qt::Checked);
     compareIntegrators_->addItem(item);
   }
+  compareIntegrators_->setFixedHeight(compareIntegrators_->sizeHintForRow(0) *
+                                          int(std::min<std::size_t>(info.integrators.size(), 5)) +
+                                      2 * compareIntegrators_->frameWidth() + 2);
   compareHs_->setText(num(base_.integrator.h));
 }
 

@@ -175,6 +175,11 @@ void buildPoints(const StudyTable& table, const FigureRecipe& r, const std::vect
     }
     for (std::size_t k = 0; k < r.ys.size(); ++k) {
       const QString yName = k < r.yNames.size() ? r.yNames[k] : columnName(table, r.ys[k]);
+      const int divide = k < r.yDivide.size() ? r.yDivide[k] : -1;
+      const auto yOf = [&](std::size_t row) {
+        const double y = table.number(row, std::size_t(r.ys[k]));
+        return axisValue(divide >= 0 ? y / table.number(row, std::size_t(divide)) : y, r.logY);
+      };
       for (std::size_t g = 0; g < groups.size(); ++g) {
         FigureSeries s;
         if (r.ys.size() > 1 && !groups[g].isEmpty()) s.name = yName + QStringLiteral(", ") + groups[g];
@@ -185,7 +190,7 @@ void buildPoints(const StudyTable& table, const FigureRecipe& r, const std::vect
         s.tag = int(k);
         for (std::size_t i = 0; i < rows.size(); ++i) {
           if (groupOfRow[i] != g) continue;
-          const double x = xOf(rows[i]), y = axisValue(table.number(rows[i], std::size_t(r.ys[k])), r.logY);
+          const double x = xOf(rows[i]), y = yOf(rows[i]);
           if (!std::isfinite(x) || !std::isfinite(y)) {
             ++f.hidden;
             continue;
@@ -273,7 +278,15 @@ StudyFigure buildFigure(const StudyTable& table, const FigureRecipe& r) {
     if (valid(r.y) && valid(r.colour)) buildMap(table, recipe, rows, f);
     return f;
   }
-  std::erase_if(recipe.ys, [&](int c) { return !valid(c); });
+  for (std::size_t k = 0; k < recipe.yDivide.size(); ++k) {
+    if (!valid(recipe.yDivide[k])) recipe.yDivide[k] = -1;
+  }
+  for (std::size_t k = recipe.ys.size(); k-- > 0;) {
+    if (valid(recipe.ys[k])) continue;
+    recipe.ys.erase(recipe.ys.begin() + std::ptrdiff_t(k));
+    if (k < recipe.yDivide.size()) recipe.yDivide.erase(recipe.yDivide.begin() + std::ptrdiff_t(k));
+    if (k < recipe.yNames.size()) recipe.yNames.erase(recipe.yNames.begin() + std::ptrdiff_t(k));
+  }
   std::erase_if(recipe.groupBy, [&](int c) { return !valid(c); });
   if (!valid(recipe.y) || !valid(recipe.colour)) recipe.y = recipe.colour = -1;
   buildPoints(table, recipe, rows, f);

@@ -35,6 +35,9 @@ struct FigureRecipe {
   bool xCategorical = false;  ///< x's texts as categories, in order of first appearance
   std::vector<int> ys;        ///< Lines/Scatter: one series per column (the series' tag is its index)
   std::vector<QString> yNames;  ///< legend names of `ys` (empty: the column names)
+  /// Per entry of `ys`, a column it is divided by (-1 or missing: none), e.g. the convergence
+  /// error over |2 alpha - 1|.
+  std::vector<int> yDivide;
   std::vector<int> groupBy;   ///< each series split by these columns' values
   int y = -1;                 ///< Map and two-axis Scatter: the vertical axis's column
   int colour = -1;            ///< Map and two-axis Scatter: the coloured column

@@ -118,6 +118,7 @@ void StudyJob::run(StudyRequest request, std::uint64_t g, std::shared_ptr<Shared
       if (cancel->load()) return cancelled();
       post(g, [plan](StudyResults& r) {
         r.plan = *plan;
+        r.runs = plan->runs;
         r.expectedRows = plan->runs;
         r.table.append(study::resultsHeader(*plan));
       });
@@ -160,6 +161,7 @@ void StudyJob::run(StudyRequest request, std::uint64_t g, std::shared_ptr<Shared
       for (const study::ConvergenceLevel& l : c.levels) failed += l.run.ok() ? 0 : 1;
       return finish(study::convergenceCsv(c), study::convergenceReport(c),
                     [plan = std::move(plan), c, failed](StudyResults& r) {
+                      r.runs = plan.runs;
                       r.plan = plan;
                       r.fittedOrder = c.fittedOrder;
                       r.correctedOrder = c.correctedOrder;
@@ -180,6 +182,7 @@ void StudyJob::run(StudyRequest request, std::uint64_t g, std::shared_ptr<Shared
       }
       return finish(study::sensitivityCsv(s), study::sensitivityReport(s),
                     [perturbations = std::move(perturbations), failed](StudyResults& r) {
+                      r.runs = std::int64_t(perturbations.size()) + 1;
                       r.perturbations = perturbations;
                       r.failed = failed;
                     });
@@ -191,6 +194,7 @@ void StudyJob::run(StudyRequest request, std::uint64_t g, std::shared_ptr<Shared
       const std::int64_t failed = failedRows(c.runs);
       return finish(study::compareCsv(c), study::compareReport(c),
                     [plan = c.plan, failed](StudyResults& r) {
+                      r.runs = plan.runs;
                       r.plan = plan;
                       r.failed = failed;
                     });

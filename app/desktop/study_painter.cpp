@@ -55,24 +55,18 @@ double widest(const std::vector<AxisTick>& ticks, const QFontMetricsF& fm) {
   return w;
 }
 
-struct LegendEntry {
-  QString text;
-  PlotRgba colour;
-  bool line = false;
-  bool fit = false;
-};
-
-std::vector<LegendEntry> legendEntries(const StudyFigure& f) {
-  std::vector<LegendEntry> entries;
-  if (f.colourSeries || f.kind == FigureKind::Map) return entries;
+/// The legend: every series with points (and its fit); none for a lone series without a fit,
+/// which the axis title names already, nor for colour scales.
+std::vector<FigureGeometry::LegendItem> legendItems(const StudyFigure& f) {
+  std::vector<FigureGeometry::LegendItem> items;
+  if (f.colourSeries || f.kind == FigureKind::Map) return items;
   for (const FigureSeries& s : f.series) {
     if (s.points.empty()) continue;
-    entries.push_back({s.name, s.colour, s.joined, false});
-    if (std::isfinite(s.slope)) entries.push_back({QObject::tr("fit: %1").arg(slopeText(s.slope)), s.colour, true, true});
+    items.push_back({s.name, s.colour, s.joined, false, {}});
+    if (std::isfinite(s.slope)) items.push_back({QObject::tr("fit: %1").arg(slopeText(s.slope)), s.colour, true, true, {}});
   }
-  // A lone series without a fit is named by the axis title already.
-  if (entries.size() == 1) entries.clear();
-  return entries;
+  if (items.size() == 1) items.clear();
+  return items;
 }
 
 }  // namespace
@@ -88,6 +82,29 @@ FigureGeometry::FigureGeometry(const StudyFigure& figure, QSizeF size, double sc
   titleTop_ = top;
   if (!figure.title.isEmpty()) top += QFontMetricsF(font(kTitleSize, true)).height() + 2.0 * s;
   if (!figure.subtitle.isEmpty()) top += QFontMetricsF(font(plotstyle::kLegendFont)).height() + 2.0 * s;
+  legend_ = legendItems(figure);
+  if (!legend_.empty()) {  // rows of entries, centred, wrapping at the page width
+    top += 4.0 * s;
+    const QFontMetricsF fm(font(plotstyle::kLegendFont));
+    const double symbol = plotstyle::kLegendSymbolWidth * s, gap = 16.0 * s, line = fm.height() + 3.0 * s;
+    const double width = size.width() - 2.0 * margin;
+    std::size_t first = 0;
+    while (first < legend_.size()) {
+      double used = 0.0;
+      std::size_t last = first;
+      while (last < legend_.size()) {
+        const double w = symbol + 5.0 * s + fm.horizontalAdvance(legend_[last].text);
+        if (last > first && used + gap + w > width) break;
+        used += (last > first ? gap : 0.0) + w;
+        legend_[last].rect = QRectF(used - w, top, w, fm.height());
+        ++last;
+      }
+      const double shift = margin + (width - used) / 2.0;
+      for (std::size_t i = first; i < last; ++i) legend_[i].rect.translate(shift, 0.0);
+      first = last;
+      top += line;
+    }
+  }
   top += 10.0 * s;
   const double tick = plotstyle::kTickLength;
   const double bottom = size.height() - margin - (figure.xTitle.isEmpty() ? 0.0 : title.height() + 4.0 * s) -
@@ -312,41 +329,14 @@ void paintFigure(QPainter& p, const StudyFigure& f, const FigureGeometry& g, std
     }
   }
 
-  // Legend, in the corner of the plot area that hides the fewest points.
-  const std::vector<LegendEntry> entries = legendEntries(f);
-  if (!entries.empty()) {
+  // Legend row(s) above the plot area.
+  if (!g.legend().empty()) {
     const QFont legendFont = g.font(plotstyle::kLegendFont);
-    const QFontMetricsF fm(legendFont);
-    const double pad = plotstyle::kLegendPadding * s, symbol = plotstyle::kLegendSymbolWidth * s;
-    double textWidth = 0.0;
-    for (const LegendEntry& e : entries) textWidth = std::max(textWidth, fm.horizontalAdvance(e.text));
-    const QSizeF box(pad * 3 + symbol + textWidth, pad * 2 + fm.height() * double(entries.size()));
-    const double inset = 8.0 * s;
-    const QRectF corners[] = {
-        QRectF(QPointF(plot.right() - inset - box.width(), plot.top() + inset), box),
-        QRectF(QPointF(plot.left() + inset, plot.top() + inset), box),
-        QRectF(QPointF(plot.right() - inset - box.width(), plot.bottom() - inset - box.height()), box),
-        QRectF(QPointF(plot.left() + inset, plot.bottom() - inset - box.height()), box)};
-    QRectF where = corners[0];
-    std::size_t fewest = std::size_t(-1);
-    for (const QRectF& r : corners) {
-      std::size_t under = 0;
-      for (const FigureSeries& series : f.series) {
-        for (const FigurePoint& pt : series.points) under += r.adjusted(-radius, -radius, radius, radius).contains(g.map(pt.x, pt.y));
-      }
-      if (under < fewest) {
-        fewest = under;
-        where = r;
-      }
-    }
-    p.setPen(qpen(plotstyle::kLegendEdge, 1.0));
-    p.setBrush(qcolor(plotstyle::kLegendFill));
-    p.drawRect(where);
     p.setFont(legendFont);
-    double yy = where.top() + pad;
-    for (const LegendEntry& e : entries) {
-      const double mid = yy + fm.height() / 2;
-      const double x0 = where.left() + pad;
+    const double symbol = plotstyle::kLegendSymbolWidth * s;
+    for (const FigureGeometry::LegendItem& e : g.legend()) {
+      const double mid = e.rect.center().y();
+      const double x0 = e.rect.left();
       QColor c = qcolor(e.colour);
       if (e.line) {
         if (e.fit) c.setAlpha(170);
@@ -359,8 +349,8 @@ void paintFigure(QPainter& p, const StudyFigure& f, const FigureGeometry& g, std
         p.drawEllipse(QPointF(x0 + symbol / 2, mid), radius, radius);
       }
       p.setPen(kTextColour);
-      p.drawText(QRectF(x0 + symbol + pad, yy, textWidth + 2.0, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, e.text);
-      yy += fm.height();
+      p.drawText(QRectF(x0 + symbol + 5.0 * s, e.rect.top(), e.rect.width() - symbol - 5.0 * s + 2.0, e.rect.height()),
+                 Qt::AlignLeft | Qt::AlignVCenter, e.text);
     }
   }
 

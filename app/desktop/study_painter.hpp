@@ -5,8 +5,8 @@
 // legend; tick rule of plot_figure), scaled for large pages like their exports
 // (plotExportScale), with ticks as dense as on a screen-sized figure.
 //
-// FigureGeometry is the layout of one page (plot area, colour bar, ticks, the map from data to
-// pixels); the plot widget also uses it to find the point under the mouse.
+// FigureGeometry is the layout of one page (title, legend row, plot area, colour bar, ticks, the
+// map from data to pixels); the plot widget also uses it to find the point under the mouse.
 
 #include "app/desktop/study_figure.hpp"
 
@@ -25,6 +25,15 @@ namespace ricochet::app {
 
 class FigureGeometry {
  public:
+  /// One legend entry, laid out in a row above the plot area (a legend never hides a point).
+  struct LegendItem {
+    QString text;
+    PlotRgba colour;
+    bool line = false;  ///< joined series, or a fit (dashed)
+    bool fit = false;
+    QRectF rect;        ///< symbol and text
+  };
+
   /// The layout of `figure` on a page of `size` px, text and lines at `scale` (1 on screen).
   FigureGeometry(const StudyFigure& figure, QSizeF size, double scale);
 
@@ -40,6 +49,7 @@ class FigureGeometry {
   const std::vector<AxisTick>& yTicks() const { return yTicks_; }
   const std::vector<AxisTick>& colourTicks() const { return cTicks_; }
   double titleTop() const { return titleTop_; }
+  const std::vector<LegendItem>& legend() const { return legend_; }
 
  private:
   const StudyFigure& figure_;
@@ -47,6 +57,7 @@ class FigureGeometry {
   double scale_ = 1.0;
   QRectF plot_, bar_;
   std::vector<AxisTick> xTicks_, yTicks_, cTicks_;
+  std::vector<LegendItem> legend_;
   double titleTop_ = 0.0;
 };
 

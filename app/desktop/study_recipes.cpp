@@ -271,10 +271,17 @@ FigureRecipe recipeFor(const StudyResults& r, const FigureChoice& c) {
       f.x = t.column("h");
       f.ys = {metric};
       f.rows = levelRows(r);
-      f.fit = c.metric == QStringLiteral("error") && c.logX && c.logY;
+      const bool error = c.metric == QStringLiteral("error");
+      f.fit = error && c.logX && c.logY;
       f.xTitle = QObject::tr("h [s]");
-      f.yTitle = c.metric == QStringLiteral("error") ? QObject::tr("error |q(T) - q_ref(T)|") : c.metric;
+      f.yTitle = error ? QObject::tr("error |q(T) - q_ref(T)|") : c.metric;
       f.yNames = {c.metric};
+      if (error && r.exactFlight && std::isfinite(r.correctedOrder)) {
+        // The impact's O(h^2) kick scaled by |2 alpha - 1|: the order without alpha's jumps.
+        f.ys.push_back(metric);
+        f.yDivide = {-1, t.column("impact_factor")};
+        f.yNames.push_back(QObject::tr("error / |2\u03b1\u22121|"));
+      }
       double at = 0.0;
       if (r.plan) at = r.plan->study.base.tEnd;
       f.title = QObject::tr("%1: convergence at T = %2 s").arg(systemTitle(r), qs(formatNumber(at)));

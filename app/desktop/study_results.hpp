@@ -59,6 +59,7 @@ struct StudyResults {
   double correctedOrder = std::numeric_limits<double>::quiet_NaN();
   bool exactFlight = false;
 
+  std::int64_t runs = 0;          ///< simulations the study makes (a built-in study's reference too)
   std::int64_t expectedRows = 0;  ///< rows the finished study has
   bool complete = false;          ///< every row is in: the table is the command line's file
   bool cancelled = false;

@@ -409,7 +409,7 @@ void StudyWindow::onFinished() {
                .arg(r.expectedRows);
   } else {
     text = tr("%1 in %2")
-               .arg(countOf(r.preset == StudyPreset::Custom ? r.expectedRows : qint64(r.table.rowCount()), tr("run"), tr("runs")),
+               .arg(countOf(r.runs, tr("run"), tr("runs")),
                     duration(seconds));
     if (r.failed > 0) text += tr(", %n failed (see the status column)", "", int(r.failed));
     if (r.preset == StudyPreset::Custom) {
