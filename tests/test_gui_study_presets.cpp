@@ -7,6 +7,7 @@
 
 #include "test_gui_study_support.hpp"
 
+#include "app/desktop/study_preset_forms.hpp"
 #include "app/desktop/study_results.hpp"
 
 #include <QLineEdit>
@@ -73,9 +74,9 @@ class TestGuiStudyPresets : public QObject {
     StudyWindow* sw = open(main, QStringLiteral("star-floor"), StudyPreset::Convergence);
     QVERIFY(sw);
     StudyEditor& ed = *sw->editor();
-    guitest::typeInto(ed.atField(), QStringLiteral("1.6"));
-    guitest::typeInto(ed.h0Field(), QStringLiteral("0.05"));
-    typeSpin(ed.levelsSpin(), 6);
+    guitest::typeInto(ed.presetForms()->atField(), QStringLiteral("1.6"));
+    guitest::typeInto(ed.presetForms()->h0Field(), QStringLiteral("0.05"));
+    typeSpin(ed.presetForms()->levelsSpin(), 6);
     QVERIFY2(ed.runsLabel()->text().startsWith(QStringLiteral("7 runs: h = 0.05 down to 0.0015625 s")),
              qPrintable(ed.runsLabel()->text()));
     QVERIFY(runToEnd(*sw));
@@ -133,8 +134,8 @@ class TestGuiStudyPresets : public QObject {
     QVERIFY(sw);
     StudyEditor& ed = *sw->editor();
     // Paper 003's perturbations are the defaults for an SE(3) body.
-    QCOMPARE(ed.perturbationsEdit()->toPlainText(), QStringLiteral("z0=1e-08\nry0=3.141592653589793e-08"));
-    QCOMPARE(ed.collisionsSpin()->value(), 12);
+    QCOMPARE(ed.presetForms()->perturbationsEdit()->toPlainText(), QStringLiteral("z0=1e-08\nry0=3.141592653589793e-08"));
+    QCOMPARE(ed.presetForms()->collisionsSpin()->value(), 12);
     QVERIFY(runToEnd(*sw));
     QVERIFY2(sw->job()->results().complete, qPrintable(sw->progressLabel()->text()));
     QCOMPARE(sw->exportResultsCsv(file("sens-window.csv")), QString());
@@ -174,7 +175,7 @@ class TestGuiStudyPresets : public QObject {
     QCOMPARE(ed.jobsSpin()->value(), 1);  // one run at a time, as the command line
     guitest::typeInto(ed.baseEditor()->settingField(QStringLiteral("t_end")), QStringLiteral("5"));
     QVERIFY(waitFor([&] { return ed.base().tEnd == 5.0; }));
-    typeLine(ed.compareHs(), QStringLiteral("0.01, 0.005"));
+    typeLine(ed.presetForms()->compareHs(), QStringLiteral("0.01, 0.005"));
     QVERIFY2(ed.runsLabel()->text().startsWith(QStringLiteral("4 runs: 2 integrators \u00d7 2 time steps")),
              qPrintable(ed.runsLabel()->text()));
     QVERIFY(runToEnd(*sw));

@@ -9,7 +9,7 @@
 #include "app/desktop/scenario_files.hpp"
 #include "app/desktop/scenario_settings.hpp"
 #include "app/desktop/simulation_worker.hpp"
-#include "app/desktop/study_window.hpp"
+#include "app/desktop/study_actions.hpp"
 #include "core/model/registry.hpp"
 #include "render/qt/vtk_widget.hpp"
 #include "render/scene/scene_view.hpp"

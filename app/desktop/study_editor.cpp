@@ -3,7 +3,7 @@
 #include "app/desktop/number_field.hpp"
 #include "app/desktop/scenario_editor.hpp"
 #include "app/desktop/study_axis_row.hpp"
-#include "core/io/scenario_io.hpp"
+#include "app/desktop/study_preset_forms.hpp"
 #include "core/model/registry.hpp"
 
 #include <QCheckBox>
@@ -12,19 +12,14 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
-#include <QListWidget>
 #include <QMenu>
-#include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include <charconv>
 #include <cmath>
 
 namespace ricochet::app {
@@ -37,15 +32,6 @@ QString num(double x) { return qs(formatNumber(x)); }
 const SystemInfo* infoOf(const Scenario& s) {
   const SystemDescription* system = findSystem(s.system);
   return system ? &system->info() : nullptr;
-}
-
-/// A finite number, the whole text; else nullopt.
-std::optional<double> parseDouble(const QString& text) {
-  const std::string s = text.trimmed().toStdString();
-  double v = 0.0;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
 }
 
 /// The field an axis name stands for: "p:m", "i:z0", "h", ..., or "" when unknown.
@@ -76,27 +62,6 @@ QString previewOf(const study::Axis& axis, bool random) {
   return what + QStringLiteral(": ") + shown.join(QStringLiteral(", "));
 }
 
-QLabel* noteLabel(const QString& text) {
-  auto* l = new QLabel(text);
-  l->setWordWrap(true);
-  l->setStyleSheet(QStringLiteral("color: #5f6368;"));
-  return l;
-}
-
-QFormLayout* form(QWidget* host) {
-  auto* f = new QFormLayout(host);
-  f->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-  return f;
-}
-
-QSpinBox* spin(const char* name, int lo, int hi, int value, const QString& tip) {
-  auto* s = new QSpinBox;
-  s->setObjectName(QString::fromLatin1(name));
-  s->setRange(lo, hi);
-  s->setValue(value);
-  s->setToolTip(tip);
-  return s;
-}
 
 }  // namespace
 
@@ -117,7 +82,7 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent) {
   presetRow->addWidget(presetLabel);
   presetRow->addWidget(preset_, 1);
   top->addLayout(presetRow);
-  presetHelp_ = noteLabel(QString());
+  presetHelp_ = studyNote(QString());
   top->addWidget(presetHelp_);
 
   tabs_ = new QTabWidget;
@@ -127,19 +92,20 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent) {
   auto* studyPage = new QWidget;
   auto* studyLayout = new QVBoxLayout(studyPage);
   studyLayout->setContentsMargins(2, 6, 2, 2);
-  baseSummary_ = noteLabel(QString());
+  baseSummary_ = studyNote(QString());
   baseSummary_->setObjectName(QStringLiteral("baseSummary"));
   studyLayout->addWidget(baseSummary_);
+  presets_ = new StudyPresetForms(this);
   pages_ = new QStackedWidget;
-  pages_->addWidget(buildCustomPage());
-  pages_->addWidget(buildConvergencePage());
-  pages_->addWidget(buildSensitivityPage());
-  pages_->addWidget(buildComparePage());
+  pages_->addWidget(buildCustomPage());  // in StudyPreset order
+  for (StudyPreset p : {StudyPreset::Convergence, StudyPreset::Sensitivity, StudyPreset::Compare}) {
+    pages_->addWidget(presets_->page(p));
+  }
   studyLayout->addWidget(pages_);
   auto* common = new QWidget;
-  QFormLayout* cf = form(common);
+  QFormLayout* cf = studyForm(common);
   cf->setContentsMargins(0, 0, 0, 0);
-  jobs_ = spin("jobsSpin", 0, 256, 0,
+  jobs_ = studySpin("jobsSpin", 0, 256, 0,
                tr("Worker threads; results are the same for any number. Compare runs one at a time by "
                   "default, so its cost column is comparable."));
   jobs_->setSpecialValueText(tr("every core"));
@@ -195,35 +161,13 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent) {
     updateSummary();
     emit changed();
   });
-  for (QSpinBox* s : {seed_, steps_, jobs_, levels_, refLevels_, collisions_, impactTimes_}) {
-    connect(s, &QSpinBox::valueChanged, this, [this] {
-      updateSummary();
-      emit changed();
-    });
-  }
-  for (NumberField* f : {at_, h0_}) {
-    connect(f, &NumberField::committed, this, [this] {
-      updateSummary();
-      emit changed();
-    });
-    connect(f, &NumberField::refused, this, [this] { updateSummary(); });
-  }
-  connect(combine_, &QComboBox::currentIndexChanged, this, [this] {
+  const auto edited = [this] {
     updateSummary();
     emit changed();
-  });
-  connect(perturbations_, &QPlainTextEdit::textChanged, this, [this] {
-    updateSummary();
-    emit changed();
-  });
-  connect(compareHs_, &QLineEdit::textChanged, this, [this] {
-    updateSummary();
-    emit changed();
-  });
-  connect(compareIntegrators_, &QListWidget::itemChanged, this, [this] {
-    updateSummary();
-    emit changed();
-  });
+  };
+  for (QSpinBox* s : {seed_, steps_, jobs_}) connect(s, &QSpinBox::valueChanged, this, edited);
+  connect(combine_, &QComboBox::currentIndexChanged, this, edited);
+  connect(presets_, &StudyPresetForms::changed, this, edited);
   presetHelp_->setText(tr("Vary fields of the base scenario over lists, ranges or random draws; one row "
                           "of results per run (ricochet-cli study)."));
 }
@@ -243,85 +187,27 @@ QWidget* StudyEditor::buildCustomPage() {
   connect(addMenu_, &QMenu::aboutToShow, this, &StudyEditor::rebuildAddMenu);
   axesLayout_ = new QVBoxLayout;
   axesLayout_->setSpacing(6);
-  noAxis_ = noteLabel(tr("No field varies yet: the study is one run of the base scenario."));
+  noAxis_ = studyNote(tr("No field varies yet: the study is one run of the base scenario."));
   vl->addLayout(axesLayout_);
   vl->addWidget(noAxis_);
   vl->addWidget(addAxis_, 0, Qt::AlignLeft);
   layout->addWidget(vary);
 
   auto* options = new QGroupBox(tr("Runs"));
-  QFormLayout* f = form(options);
+  QFormLayout* f = studyForm(options);
   combine_ = new QComboBox;
   combine_->setObjectName(QStringLiteral("combineCombo"));
   combine_->addItem(tr("grid: every combination"), int(study::Combine::Grid));
   combine_->addItem(tr("zip: the i-th value of every axis"), int(study::Combine::Zip));
   f->addRow(tr("Combine:"), combine_);
-  seed_ = spin("seedSpin", 0, 2147483647, 1, tr("Seed of the random draws: the same seed, the same draws"));
+  seed_ = studySpin("seedSpin", 0, 2147483647, 1, tr("Seed of the random draws: the same seed, the same draws"));
   f->addRow(tr("Seed:"), seed_);
-  steps_ = spin("stepsSpin", 0, 2000000000, 0,
+  steps_ = studySpin("stepsSpin", 0, 2000000000, 0,
                 tr("Steps every run takes; 'scenario t_end': each run lasts its scenario's t_end"));
   steps_->setSpecialValueText(tr("scenario t_end"));
   steps_->setGroupSeparatorShown(true);
   f->addRow(tr("Length:"), steps_);
   layout->addWidget(options);
-  return page;
-}
-
-QWidget* StudyEditor::buildConvergencePage() {
-  auto* page = new QGroupBox(tr("Convergence"));
-  QFormLayout* f = form(page);
-  at_ = new NumberField({"T", "s", 1.0, 0.0, kUnbounded, true, false,
-                         "Time at which the state error is measured, after the impacts of interest; a "
-                         "whole number of steps of h0."},
-                        QStringLiteral("option"));
-  at_->setObjectName(QStringLiteral("atField"));
-  f->addRow(tr("At T:"), at_);
-  h0_ = new NumberField({"h0", "s", 0.0, 0.0, kUnbounded, false, false,
-                         "Coarsest time step; 0: the largest T/2^k not above the scenario's h."},
-                        QStringLiteral("option"));
-  h0_->setObjectName(QStringLiteral("h0Field"));
-  f->addRow(tr("h0 (0: auto):"), h0_);
-  levels_ = spin("levelsSpin", 2, 20, 5, tr("Levels: h0, h0/2, ..., h0/2^(L-1)"));
-  f->addRow(tr("Levels:"), levels_);
-  refLevels_ = spin("refLevelsSpin", 1, 10, 3, tr("The reference runs with the finest h halved this many times"));
-  f->addRow(tr("Reference halvings:"), refLevels_);
-  f->addRow(noteLabel(tr("Error: the norm of the q.* difference at T (SE(3): position and the nine "
-                         "entries of R). Systems whose flight is integrated exactly also report "
-                         "error/(h\u00b2|2\u03b1\u22121|).")));
-  return page;
-}
-
-QWidget* StudyEditor::buildSensitivityPage() {
-  auto* page = new QGroupBox(tr("Sensitivity"));
-  QFormLayout* f = form(page);
-  perturbations_ = new QPlainTextEdit;
-  perturbations_->setObjectName(QStringLiteral("perturbationsEdit"));
-  perturbations_->setToolTip(tr("One NAME=DELTA per line: a parameter or initial condition and how much "
-                                "it is moved (as --perturb)"));
-  perturbations_->setTabChangesFocus(true);
-  perturbations_->setFixedHeight(perturbations_->fontMetrics().lineSpacing() * 4 + 12);
-  f->addRow(tr("Perturb:"), perturbations_);
-  collisions_ = spin("collisionsSpin", 1, 100000, 12, tr("Collisions of the base run compared"));
-  f->addRow(tr("Collisions:"), collisions_);
-  sensitivityLength_ = noteLabel(QString());
-  f->addRow(sensitivityLength_);
-  return page;
-}
-
-QWidget* StudyEditor::buildComparePage() {
-  auto* page = new QGroupBox(tr("Compare"));
-  QFormLayout* f = form(page);
-  compareIntegrators_ = new QListWidget;
-  compareIntegrators_->setObjectName(QStringLiteral("compareIntegrators"));
-  f->addRow(tr("Integrators:"), compareIntegrators_);
-  compareHs_ = new QLineEdit;
-  compareHs_->setObjectName(QStringLiteral("compareHs"));
-  compareHs_->setToolTip(tr("Time steps, separated by commas (as --h H,H...)"));
-  f->addRow(tr("h [s]:"), compareHs_);
-  impactTimes_ = spin("impactTimesSpin", 0, 1000, 5, tr("First impact times reported per run"));
-  f->addRow(tr("Impact times:"), impactTimes_);
-  compareLength_ = noteLabel(QString());
-  f->addRow(compareLength_);
   return page;
 }
 
@@ -331,36 +217,15 @@ void StudyEditor::setBase(const Scenario& scenario) {
   updating_ = true;
   base_ = scenario;
   baseEditor_->setScenario(scenario);
-  for (StudyAxisRow* row : axes_) row->deleteLater();
+  for (StudyAxisRow* row : axes_) {
+    row->hide();
+    row->deleteLater();
+  }
   axes_.clear();
   noAxis_->show();
-  seedPresetOptions();
+  presets_->seed(scenario);
   updating_ = false;
   updateSummary();
-}
-
-void StudyEditor::seedPresetOptions() {
-  const SystemInfo& info = *infoOf(base_);
-  at_->setValue(base_.tEnd / 10.0);
-  h0_->setValue(0.0);
-  std::vector<study::Perturbation> perturbations = study::defaultPerturbations(base_);
-  if (perturbations.empty() && !info.initial.empty()) perturbations.push_back({info.initial.front().name, 1e-8});
-  QStringList lines;
-  for (const study::Perturbation& p : perturbations) lines << qs(p.name) + QLatin1Char('=') + num(p.delta);
-  perturbations_->setPlainText(lines.join(QLatin1Char('\n')));
-  compareIntegrators_->clear();
-  for (const IntegratorInfo& in : info.integrators) {
-    auto* item = new QListWidgetItem(qs(in.name));
-    item->setData(Qt::UserRole, qs(in.name));
-    item->setToolTip(qs(in.title + ": " + in.help));
-    item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
-    item->setCheckState(Qt::Checked);
-    compareIntegrators_->addItem(item);
-  }
-  compareIntegrators_->setFixedHeight(compareIntegrators_->sizeHintForRow(0) *
-                                          int(std::min<std::size_t>(info.integrators.size(), 5)) +
-                                      2 * compareIntegrators_->frameWidth() + 2);
-  compareHs_->setText(num(base_.integrator.h));
 }
 
 bool StudyEditor::setStudy(const study::Study& study, QString* error) {
@@ -517,10 +382,6 @@ std::optional<StudyRequest> StudyEditor::request(QString* error) const {
   StudyRequest r;
   r.preset = preset();
   r.jobs = jobs_->value();
-  const auto fail = [&](const QString& why) -> std::optional<StudyRequest> {
-    if (error) *error = why;
-    return std::nullopt;
-  };
   switch (r.preset) {
     case StudyPreset::Custom: {
       const auto s = customStudy(error);
@@ -529,53 +390,10 @@ std::optional<StudyRequest> StudyEditor::request(QString* error) const {
       break;
     }
     case StudyPreset::Convergence:
-      if (at_->hasError()) return fail(at_->error());
-      if (h0_->hasError()) return fail(h0_->error());
-      r.convergence.base = base_;
-      r.convergence.at = at_->value();
-      r.convergence.h0 = h0_->value();
-      r.convergence.levels = levels_->value();
-      r.convergence.refLevels = refLevels_->value();
+    case StudyPreset::Sensitivity:
+    case StudyPreset::Compare:
+      if (!presets_->fill(r, base_, error)) return std::nullopt;
       break;
-    case StudyPreset::Sensitivity: {
-      r.sensitivity.base = base_;
-      r.sensitivity.collisions = collisions_->value();
-      const QStringList lines = perturbations_->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-      for (int i = 0; i < lines.size(); ++i) {
-        const QString line = lines[i].trimmed();
-        if (line.isEmpty()) continue;
-        const qsizetype eq = line.indexOf(QLatin1Char('='));
-        const auto delta = eq > 0 ? parseDouble(line.mid(eq + 1)) : std::nullopt;
-        if (!delta) {
-          return fail(tr("perturbation '%1' (line %2): expected NAME=DELTA with a finite number DELTA").arg(line).arg(i + 1));
-        }
-        study::Perturbation p{line.left(eq).trimmed().toStdString(), *delta};
-        Scenario probe;
-        if (const std::string e = study::perturbedScenario(base_, p, probe); !e.empty()) return fail(qs(e));
-        r.sensitivity.perturbations.push_back(p);
-      }
-      if (r.sensitivity.perturbations.empty()) return fail(tr("perturb: give at least one NAME=DELTA"));
-      break;
-    }
-    case StudyPreset::Compare: {
-      r.compare.base = base_;
-      r.compare.impactTimes = impactTimes_->value();
-      for (int i = 0; i < compareIntegrators_->count(); ++i) {
-        if (compareIntegrators_->item(i)->checkState() == Qt::Checked) {
-          r.compare.integrators.push_back(compareIntegrators_->item(i)->data(Qt::UserRole).toString().toStdString());
-        }
-      }
-      if (r.compare.integrators.empty()) return fail(tr("integrators: check at least one"));
-      static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
-      const QStringList items = compareHs_->text().split(separators, Qt::SkipEmptyParts);
-      if (items.isEmpty()) return fail(tr("h: give at least one time step"));
-      for (const QString& item : items) {
-        const auto h = parseDouble(item);
-        if (!h) return fail(tr("h '%1' is not a number").arg(item));
-        r.compare.hs.push_back(*h);
-      }
-      break;
-    }
   }
   return r;
 }
@@ -587,9 +405,7 @@ void StudyEditor::updateSummary() {
   baseSummary_->setText(tr("Base: <b>%1</b> (%2), %3, h = %4 s, t_end = %5 s. Edit it under <i>Base scenario</i>.")
                             .arg(qs(info->id), qs(info->title).toHtmlEscaped(), qs(base_.integrator.name),
                                  num(base_.integrator.h), num(base_.tEnd)));
-  const QString length = tr("Each run lasts the base scenario's t_end (%1 s).").arg(num(base_.tEnd));
-  sensitivityLength_->setText(length);
-  compareLength_->setText(length);
+  presets_->showLength(base_.tEnd);
   QString text;
   bool bad = false;
   for (StudyAxisRow* row : axes_) row->setPreview(QString(), false);
@@ -618,25 +434,8 @@ void StudyEditor::updateSummary() {
         bad = true;
       }
     }
-  } else if (request->preset == StudyPreset::Convergence) {
-    study::StudyPlan plan;
-    if (const std::string e = study::convergencePlan(request->convergence, plan); !e.empty()) {
-      text = qs(e);
-      bad = true;
-    } else {
-      const std::vector<double>& hs = plan.axes[0].numbers;
-      text = tr("%1 runs: h = %2 down to %3 s, and the reference at h = %4 s")
-                 .arg(plan.runs)
-                 .arg(num(hs.front()), num(hs[hs.size() - 2]), num(hs.back()));
-    }
-  } else if (request->preset == StudyPreset::Sensitivity) {
-    text = tr("%1 runs: the base run and %n perturbed", "", int(request->sensitivity.perturbations.size()))
-               .arg(request->sensitivity.perturbations.size() + 1);
   } else {
-    text = tr("%1: %2 \u00d7 %3")
-               .arg(countOf(qint64(request->compare.integrators.size() * request->compare.hs.size()), tr("run"), tr("runs")),
-                    countOf(qint64(request->compare.integrators.size()), tr("integrator"), tr("integrators")),
-                    countOf(qint64(request->compare.hs.size()), tr("time step"), tr("time steps")));
+    text = StudyPresetForms::summary(*request, &bad);
   }
   runs_->setText(text);
   runs_->setStyleSheet(bad ? QStringLiteral("color: #b3261e;") : QStringLiteral("font-weight: bold;"));

@@ -10,7 +10,7 @@
 //    of its values; axes combine as a grid or zipped; every run's length is the scenario's
 //    t_end or a number of steps.
 //  * Convergence, Sensitivity, Compare: the options of the command line's built-in studies
-//    (--at/--levels/--h0/--ref-levels; --perturb/--collisions; --integrators/--h/--impact-times).
+//    (StudyPresetForms).
 // The number of runs is shown as the study changes, and a study that cannot run says why.
 
 #include "app/desktop/study_results.hpp"
@@ -22,10 +22,7 @@
 
 class QComboBox;
 class QLabel;
-class QLineEdit;
-class QListWidget;
 class QMenu;
-class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QStackedWidget;
@@ -34,9 +31,9 @@ class QVBoxLayout;
 
 namespace ricochet::app {
 
-class NumberField;
 class ScenarioEditor;
 class StudyAxisRow;
+class StudyPresetForms;
 
 class StudyEditor : public QWidget {
   Q_OBJECT
@@ -76,15 +73,8 @@ class StudyEditor : public QWidget {
   QSpinBox* stepsSpin() const { return steps_; }
   QSpinBox* jobsSpin() const { return jobs_; }
   QLabel* runsLabel() const { return runs_; }
-  NumberField* atField() const { return at_; }
-  NumberField* h0Field() const { return h0_; }
-  QSpinBox* levelsSpin() const { return levels_; }
-  QSpinBox* refLevelsSpin() const { return refLevels_; }
-  QPlainTextEdit* perturbationsEdit() const { return perturbations_; }
-  QSpinBox* collisionsSpin() const { return collisions_; }
-  QListWidget* compareIntegrators() const { return compareIntegrators_; }
-  QLineEdit* compareHs() const { return compareHs_; }
-  QSpinBox* impactTimesSpin() const { return impactTimes_; }
+  /// The built-in studies' options (At T, levels, perturbations, integrators, ...).
+  StudyPresetForms* presetForms() const { return presets_; }
 
  signals:
   /// Anything that changes the request changed.
@@ -92,11 +82,7 @@ class StudyEditor : public QWidget {
 
  private:
   QWidget* buildCustomPage();
-  QWidget* buildConvergencePage();
-  QWidget* buildSensitivityPage();
-  QWidget* buildComparePage();
   void rebuildAddMenu();
-  void seedPresetOptions();
   void removeAxis(StudyAxisRow* row);
   void onBaseEdit(const Scenario& candidate, QWidget* source);
   void updateSummary();
@@ -118,20 +104,7 @@ class StudyEditor : public QWidget {
   QComboBox* combine_ = nullptr;
   QSpinBox* seed_ = nullptr;
   QSpinBox* steps_ = nullptr;
-  // Convergence
-  NumberField* at_ = nullptr;
-  NumberField* h0_ = nullptr;
-  QSpinBox* levels_ = nullptr;
-  QSpinBox* refLevels_ = nullptr;
-  // Sensitivity
-  QPlainTextEdit* perturbations_ = nullptr;
-  QSpinBox* collisions_ = nullptr;
-  QLabel* sensitivityLength_ = nullptr;
-  // Compare
-  QListWidget* compareIntegrators_ = nullptr;
-  QLineEdit* compareHs_ = nullptr;
-  QSpinBox* impactTimes_ = nullptr;
-  QLabel* compareLength_ = nullptr;
+  StudyPresetForms* presets_ = nullptr;  // convergence, sensitivity, compare
   // Common
   QSpinBox* jobs_ = nullptr;
   QLabel* runs_ = nullptr;

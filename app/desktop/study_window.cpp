@@ -128,6 +128,10 @@ StudyWindow::StudyWindow(MainWindow* main, const Scenario& seed, QWidget* parent
                                   {tr("Study export"), tr("Export"), QString(),
                                    QStringLiteral("export/studyDirectory"), QStringLiteral("studyExportProgress")});
 
+  auto* hint = new QLabel(tr("Click a point or a row to load that run into the main window"));
+  hint->setStyleSheet(QStringLiteral("color: #5f6368;"));
+  statusBar()->addPermanentWidget(hint);
+
   editor_->setBase(seed);
   updateFigure();
   updateActions();
@@ -165,9 +169,6 @@ QWidget* StudyWindow::buildResults() {
   choices->addWidget(logX_);
   choices->addWidget(logY_);
   choices->addStretch(1);
-  auto* hint = new QLabel(tr("Click a point or a row to load that run into the main window"));
-  hint->setStyleSheet(QStringLiteral("color: #5f6368;"));
-  choices->addWidget(hint);
   layout->addLayout(choices);
 
   plot_ = new StudyPlot;
@@ -577,26 +578,6 @@ void StudyWindow::showOpenDialog() {
 void StudyWindow::closeEvent(QCloseEvent* event) {
   job_->cancel();  // the destructor waits for the worker, which stops within 4096 steps
   QMainWindow::closeEvent(event);
-}
-
-// ---------------------------------------------------------------------------------------------
-
-StudyActions::StudyActions(MainWindow* window, QMenu* toolsMenu) : QObject(window), window_(window) {
-  newStudy_ = toolsMenu->addAction(tr("New &Study..."), this, [this] { newStudy(); });
-  newStudy_->setObjectName(QStringLiteral("newStudyAction"));
-  newStudy_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
-  newStudy_->setToolTip(tr("Many runs of the running scenario: sweeps, random draws, convergence, "
-                           "sensitivity, integrators compared"));
-}
-
-StudyWindow* StudyActions::newStudy() {
-  const RunInfoPtr run = window_->currentRun();
-  if (!run) return nullptr;
-  auto* w = new StudyWindow(window_, run->scenario, window_);
-  w->show();
-  w->raise();
-  w->activateWindow();
-  return w;
 }
 
 }  // namespace ricochet::app

@@ -130,18 +130,4 @@ class StudyWindow : public QMainWindow {
   bool choosing_ = false;  // the combos are being filled: no figure rebuild per item
 };
 
-/// Tools > New Study in the main window: opens a StudyWindow seeded from the running scenario.
-class StudyActions : public QObject {
-  Q_OBJECT
- public:
-  StudyActions(MainWindow* window, QMenu* toolsMenu);
-  QAction* newStudyAction() const { return newStudy_; }
-  /// Opens a new study window (null when no scenario runs yet).
-  StudyWindow* newStudy();
-
- private:
-  MainWindow* window_;
-  QAction* newStudy_ = nullptr;
-};
-
 }  // namespace ricochet::app
