@@ -9,6 +9,7 @@
 
 #include "app/desktop/study_painter.hpp"
 #include "app/desktop/study_results.hpp"
+#include "core/io/scenario_io.hpp"
 
 #include <QCheckBox>
 #include <QLineEdit>
@@ -148,6 +149,18 @@ class TestGuiStudy : public QObject {
         QVERIFY(cell.x0 < onAxis(h, f.logX) && onAxis(h, f.logX) < cell.x1);
         QVERIFY(cell.y0 < y0 && y0 < cell.y1);
       }
+    }
+
+    // A click on a cell loads its run: the run of that (h, y0) into the main window.
+    {
+      const StudyFigure& f = sw->plot()->figure();
+      const std::size_t cell = 4;
+      const std::size_t row = f.cells[cell].row;
+      QTest::mouseClick(sw->plot(), Qt::LeftButton, {}, sw->plot()->cellPosition(cell).toPoint());
+      Scenario expected;
+      QVERIFY(ricochet::study::runScenario(*results.plan, std::int64_t(row), expected).empty());
+      QVERIFY(waitFor([&] { return ricochet::io::sameScenario(main_->currentRun()->scenario, expected); }));
+      QCOMPARE(sw->plot()->highlightedRow(), std::optional<std::size_t>(row));
     }
 
     // The metric against h: one line per y0, points at the CLI's numbers.

@@ -1,6 +1,7 @@
 #include "app/desktop/study_recipes.hpp"
 
 #include "core/model/parameter.hpp"
+#include "core/model/registry.hpp"
 
 #include <cmath>
 
@@ -91,6 +92,29 @@ std::vector<int> columnsEndingWith(const StudyTable& table, const std::string& s
 
 QString systemTitle(const StudyResults& r) { return qs(r.base.system); }
 
+/// "z0 [m]": an axis name with the unit of the field it varies (as --set resolves the name).
+QString axisTitle(const StudyResults& r, const std::string& name) {
+  std::string unit;
+  if (name == "h" || name == "t_end") {
+    unit = "s";
+  } else if (const SystemDescription* system = findSystem(r.base.system)) {
+    const SystemInfo& info = system->info();
+    const bool onlyInitial = name.rfind("initial.", 0) == 0, onlyParameter = name.rfind("parameters.", 0) == 0;
+    const std::string bare = name.substr(onlyInitial ? 8 : onlyParameter ? 11 : 0);
+    if (const auto p = indexOf(info.parameters, bare); p && !onlyInitial) unit = info.parameters[*p].unit;
+    else if (const auto i = indexOf(info.initial, bare); i && !onlyParameter) unit = info.initial[*i].unit;
+  }
+  return unit.empty() ? qs(name) : QStringLiteral("%1 [%2]").arg(qs(name), qs(unit));
+}
+
+/// A metric's title: the time columns with their unit.
+QString metricTitle(const QString& metric) {
+  return metric == QLatin1String("first_impact_t") || metric == QLatin1String("t_end") ||
+                 metric == QLatin1String("t_reference") || metric.startsWith(QLatin1String("impact_t."))
+             ? metric + QStringLiteral(" [s]")
+             : metric;
+}
+
 /// "12 runs, grid of h (4) x z0 (3), seed 1; 2 failed".
 QString customSubtitle(const StudyResults& r) {
   if (!r.plan) return {};
@@ -177,8 +201,18 @@ FigureChoice defaultChoice(const StudyResults& r) {
         }
       }
       c.metric = step ? QStringLiteral("max_abs_energy_rel_error") : QStringLiteral("impacts");
-      // Two numeric axes alone: both at once.
-      if (r.plan && r.plan->axes.size() == 2 && isPairChoice(r, 2) && xChoices(r).size() == 3) c.x = 2;
+      // Two numeric axes alone: both at once; else the first numeric axis (the integrator's
+      // names are categories: better as the lines than as the abscissa).
+      if (r.plan && r.plan->axes.size() == 2 && isPairChoice(r, 2) && xChoices(r).size() == 3) {
+        c.x = 2;
+      } else {
+        for (std::size_t k = 0; k < axisCount(r); ++k) {
+          if (axisIsNumeric(r, k)) {
+            c.x = int(k);
+            break;
+          }
+        }
+      }
       break;
     }
     case StudyPreset::Convergence: c.metric = QStringLiteral("error"); break;
@@ -231,7 +265,7 @@ FigureRecipe recipeFor(const StudyResults& r, const FigureChoice& c) {
   const int metric = metricColumn(r, c.metric);
   f.logX = c.logX;
   f.logY = c.logY;
-  f.yTitle = c.metric;
+  f.yTitle = metricTitle(c.metric);
   switch (r.preset) {
     case StudyPreset::Custom: {
       const std::size_t axes = axisCount(r);
@@ -246,8 +280,9 @@ FigureRecipe recipeFor(const StudyResults& r, const FigureChoice& c) {
         f.x = kFirstAxisColumn;
         f.y = kFirstAxisColumn + 1;
         f.colour = metric;
-        f.yTitle = qs(r.plan->axes[1].name);
-        f.colourTitle = c.metric;
+        f.xTitle = axisTitle(r, r.plan->axes[0].name);
+        f.yTitle = axisTitle(r, r.plan->axes[1].name);
+        f.colourTitle = metricTitle(c.metric);
         f.logColour = spansDecades(t, metric, {}, 100.0);
         const bool grid = r.plan->study.combine == study::Combine::Grid && !axisIsRandom(r, 0) && !axisIsRandom(r, 1);
         f.kind = grid && axes == 2 ? FigureKind::Map : FigureKind::Scatter;
@@ -257,6 +292,7 @@ FigureRecipe recipeFor(const StudyResults& r, const FigureChoice& c) {
       }
       const std::size_t k = std::min(std::size_t(std::max(c.x, 0)), axes - 1);
       f.x = int(kFirstAxisColumn + k);
+      f.xTitle = axisTitle(r, r.plan->axes[k].name);
       f.xCategorical = !axisIsNumeric(r, k);
       f.ys = {metric};
       for (std::size_t j = 0; j < axes; ++j) {
@@ -308,6 +344,7 @@ FigureRecipe recipeFor(const StudyResults& r, const FigureChoice& c) {
     case StudyPreset::Compare: {
       const bool againstH = xChoices(r).value(c.x) == QStringLiteral("h");
       f.x = t.column(againstH ? "h" : "integrator");
+      f.xTitle = againstH ? QObject::tr("h [s]") : QObject::tr("integrator");
       f.xCategorical = !againstH;
       f.ys = {metric};
       const int other = t.column(againstH ? "integrator" : "h");

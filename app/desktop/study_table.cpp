@@ -84,18 +84,6 @@ int StudyTable::column(std::string_view name) const {
   return -1;
 }
 
-bool StudyTable::isNumeric(std::size_t column) const {
-  bool any = false;
-  for (const std::vector<std::string>& row : cells_) {
-    if (row[column].empty()) continue;
-    bool isNumber = false;
-    toNumber(row[column], &isNumber);
-    if (!isNumber) return false;
-    any = true;
-  }
-  return any;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 void StudyTableModel::setTable(const StudyTable* table) {

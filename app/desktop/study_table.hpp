@@ -35,8 +35,6 @@ class StudyTable {
   double number(std::size_t row, std::size_t column) const;
   /// Index of `name` among the columns, or -1.
   int column(std::string_view name) const;
-  /// Whether every non-empty cell of `column` reads as a number (and one at least does).
-  bool isNumeric(std::size_t column) const;
 
  private:
   std::string text_;
