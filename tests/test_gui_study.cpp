@@ -25,6 +25,7 @@ using namespace studytest;
 using ricochet::Scenario;
 using ricochet::app::FigureExportRequest;
 using ricochet::app::FigureFormat;
+using ricochet::app::FigureGeometry;
 using ricochet::app::FigureKind;
 using ricochet::app::StudyFigure;
 using ricochet::study::AxisKind;
@@ -233,6 +234,11 @@ class TestGuiStudy : public QObject {
     QCOMPARE(f.kind, FigureKind::Scatter);
     QCOMPARE(f.pointCount(), std::size_t(12));
     QVERIFY(!f.series.front().joined);
+    QCOMPARE(f.subtitle, QStringLiteral("12 runs, y0 (12 draws), seed 7"));
+    // Impacts are counts: the ticks of the vertical axis are whole numbers.
+    QVERIFY(f.yWhole);
+    const FigureGeometry g(f, QSizeF(sw->plot()->size()), 1.0);
+    for (const auto& t : g.yTicks()) QCOMPARE(t.value, std::round(t.value));
     // Seeded draws: the command line draws the same twelve, and writes the same file.
     QCOMPARE(sw->saveStudy(file("draws.json")), QString());
     QVERIFY(runCli({QStringLiteral("study"), file("draws.json"), QStringLiteral("--out"), file("draws-cli.csv"),

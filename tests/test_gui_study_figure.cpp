@@ -138,6 +138,25 @@ class TestGuiStudyFigure : public QObject {
     for (const AxisTick& t : narrow) QCOMPARE(QString::number(std::pow(10.0, t.value), 'g', 6), t.label);
   }
 
+  void countsHaveWholeTicks() {
+    // Impacts of 1 or 2 over a tall plot: ticks at 1 and 2 only, not at 1.1, 1.2, ...
+    const StudyTable t = table("y0,impacts,e\n3.4,1,0.5\n3.6,1,0.25\n4.1,2,0.125\n");
+    FigureRecipe r;
+    r.kind = FigureKind::Scatter;
+    r.x = 0;
+    r.ys = {1};
+    const StudyFigure counts = buildFigure(t, r);
+    QVERIFY(counts.yWhole);
+    const FigureGeometry g(counts, QSizeF(900, 600), 1.0);
+    QCOMPARE(g.yTicks().size(), std::size_t(2));
+    QCOMPARE(g.yTicks()[0].label, QStringLiteral("1"));
+    QCOMPARE(g.yTicks()[1].value, 2.0);
+    r.ys = {2};  // not whole: the linear rule's ticks
+    const StudyFigure energies = buildFigure(t, r);
+    QVERIFY(!energies.yWhole);
+    QVERIFY(FigureGeometry(energies, QSizeF(900, 600), 1.0).yTicks().size() > 4);
+  }
+
   void encodings() {
     const StudyTable t = table("x,y\n1,1\n2,4\n3,9\n");
     FigureRecipe r;

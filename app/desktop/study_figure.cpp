@@ -238,6 +238,10 @@ void buildPoints(const StudyTable& table, const FigureRecipe& r, const std::vect
     padRange(xLo, xHi, r.logX);
   }
   padRange(yLo, yHi, r.logY);
+  f.yWhole = !r.logY && f.kind != FigureKind::Map && !f.series.empty();
+  for (const FigureSeries& s : f.series) {
+    for (const FigurePoint& p : s.points) f.yWhole = f.yWhole && p.y == std::round(p.y);
+  }
   f.xMin = xLo;
   f.xMax = xHi;
   f.yMin = yLo;

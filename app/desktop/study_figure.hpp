@@ -80,6 +80,7 @@ struct StudyFigure {
   std::vector<FigureCell> cells;
   std::size_t hidden = 0;  ///< rows left out: not a number, or not > 0 on a log axis
   bool colourSeries = false;  ///< points coloured by `value` (two-axis Scatter)
+  bool yWhole = false;  ///< every point's y is a whole number on a linear axis (impacts, steps)
   bool hasColourScale() const { return kind == FigureKind::Map || colourSeries; }
   std::size_t pointCount() const;
 };

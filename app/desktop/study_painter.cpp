@@ -49,6 +49,17 @@ std::vector<AxisTick> ticksFor(double lo, double hi, double pixels, bool vertica
   return log ? logAxisTicks(lo, hi, pixels, vertical) : axisTicks(lo, hi, pixels, vertical);
 }
 
+/// The whole numbers among `ticks` (a count has no tick at 1.5); the ticks of a step of 0.1, 0.2
+/// or 0.5 keep every whole number of their range.
+std::vector<AxisTick> wholeTicks(const std::vector<AxisTick>& ticks) {
+  std::vector<AxisTick> whole;
+  for (const AxisTick& t : ticks) {
+    const double n = std::round(t.value);
+    if (std::fabs(t.value - n) <= 1e-9 * std::max(1.0, std::fabs(n))) whole.push_back({n, tickLabel(n)});
+  }
+  return whole;
+}
+
 double widest(const std::vector<AxisTick>& ticks, const QFontMetricsF& fm) {
   double w = 0.0;
   for (const AxisTick& t : ticks) w = std::max(w, fm.horizontalAdvance(t.label));
@@ -111,6 +122,7 @@ FigureGeometry::FigureGeometry(const StudyFigure& figure, QSizeF size, double sc
                         label.height() - tick - 3.0 * s;
   const double height = std::max(10.0, bottom - top);
   yTicks_ = ticksFor(figure.yMin, figure.yMax, height / s, true, figure.logY);
+  if (figure.yWhole) yTicks_ = wholeTicks(yTicks_);
   const double left = margin + (figure.yTitle.isEmpty() ? 0.0 : title.height() + 6.0 * s) + widest(yTicks_, label) +
                       4.0 * s + tick;
   double right = size.width() - margin;

@@ -122,11 +122,16 @@ QString customSubtitle(const StudyResults& r) {
   QStringList axes;
   bool random = false;
   for (std::size_t k = 0; k < plan.axes.size(); ++k) {
-    axes << QStringLiteral("%1 (%2)").arg(qs(plan.axes[k].name)).arg(plan.axes[k].size());
-    random = random || axisIsRandom(r, k);
+    const bool draws = axisIsRandom(r, k);
+    const qint64 n = qint64(plan.axes[k].size());
+    const QString values = draws ? countOf(n, QObject::tr("draw"), QObject::tr("draws")) : QString::number(n);
+    axes << QStringLiteral("%1 (%2)").arg(qs(plan.axes[k].name), values);
+    random = random || draws;
   }
   QString text = countOf(plan.runs, QObject::tr("run"), QObject::tr("runs"));
-  if (!axes.isEmpty()) {
+  if (axes.size() == 1) {  // one axis: no grid or zip to speak of
+    text += QStringLiteral(", ") + axes.front();
+  } else if (!axes.isEmpty()) {
     text += QStringLiteral(", ") +
             (plan.study.combine == study::Combine::Zip ? QObject::tr("zip of %1") : QObject::tr("grid of %1"))
                 .arg(axes.join(QStringLiteral(" \u00d7 ")));
