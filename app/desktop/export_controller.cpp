@@ -1,6 +1,5 @@
 #include "app/desktop/export_controller.hpp"
 
-#include "app/desktop/main_window.hpp"
 #include "app/desktop/notify.hpp"
 #include "core/io/atomic_file.hpp"
 
@@ -9,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QMainWindow>
 #include <QProgressDialog>
 #include <QScopeGuard>
 #include <QSettings>
@@ -20,7 +20,7 @@
 
 namespace ricochet::app {
 
-ExportController::ExportController(MainWindow* window, ExportJob* job, Words words)
+ExportController::ExportController(QMainWindow* window, ExportJob* job, Words words)
     : QObject(window), window_(window), job_(job), words_(std::move(words)) {
   connect(job_, &ExportJob::progressed, this, &ExportController::onProgress);
   connect(job_, &ExportJob::finished, this, &ExportController::onFinished);

@@ -21,11 +21,10 @@
 #include <functional>
 
 class QDialog;
+class QMainWindow;
 class QProgressDialog;
 
 namespace ricochet::app {
-
-class MainWindow;
 
 /// How an export ended, in its user's words.
 struct ExportReport {
@@ -77,7 +76,8 @@ class ExportController : public QObject {
   /// Steps of the progress bar at most (a longer job's progress is scaled down to it).
   static constexpr qint64 kMaxProgressSteps = 1'000'000;
 
-  ExportController(MainWindow* window, ExportJob* job, Words words);
+  /// Reports in `window`'s status bar and over it (the main window, or a study window).
+  ExportController(QMainWindow* window, ExportJob* job, Words words);
 
   /// The folder to offer: the one last exported to, else the home folder.
   QString directory() const;
@@ -113,7 +113,7 @@ class ExportController : public QObject {
   void onProgress(qint64 done, qint64 total, const QString& label);
   void onFinished();
 
-  MainWindow* window_;
+  QMainWindow* window_;
   ExportJob* job_;
   Words words_;
   QPointer<QDialog> dialog_;

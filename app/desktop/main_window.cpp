@@ -9,6 +9,7 @@
 #include "app/desktop/scenario_files.hpp"
 #include "app/desktop/scenario_settings.hpp"
 #include "app/desktop/simulation_worker.hpp"
+#include "app/desktop/study_actions.hpp"
 #include "core/model/registry.hpp"
 #include "render/qt/vtk_widget.hpp"
 #include "render/scene/scene_view.hpp"
@@ -302,6 +303,9 @@ void MainWindow::buildActions() {
   });
   viewMenu->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu->addAction(dock->toggleViewAction());
+
+  QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+  new StudyActions(this, tools);  // New Study: many runs of the running scenario
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Ricochet"), this, &MainWindow::showAbout);

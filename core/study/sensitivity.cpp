@@ -50,6 +50,19 @@ std::vector<Perturbation> defaultPerturbations(const Scenario& base) {
   return {{"z0", 1e-8}, {"ry0", std::numbers::pi * 1e-8}};
 }
 
+std::string perturbedScenario(const Scenario& base, const Perturbation& p, Scenario& out) {
+  out = base;
+  Axis probe;
+  probe.name = p.name;
+  // A known name first (baseValue() assumes one), then the moved value.
+  if (std::string e = io::setScenarioValue(out, p.name, 0.0); !e.empty()) return "--perturb " + p.label() + ": " + e;
+  out = base;
+  if (std::string e = io::setScenarioValue(out, p.name, baseValue(base, probe) + p.delta); !e.empty()) {
+    return "--perturb " + p.label() + ": " + e;
+  }
+  return {};
+}
+
 SensitivityResult runSensitivity(const SensitivitySpec& spec, int jobs, const std::atomic<bool>* cancel) {
   SensitivityResult r;
   std::vector<Perturbation> perturbations =
@@ -70,16 +83,9 @@ SensitivityResult runSensitivity(const SensitivitySpec& spec, int jobs, const st
   std::vector<StudyPlan> plans(perturbations.size());
   for (std::size_t i = 0; i < perturbations.size(); ++i) {
     const Perturbation& p = perturbations[i];
-    Scenario s = spec.base;
-    Axis probe;
-    probe.name = p.name;
-    if (std::string e = io::setScenarioValue(s, p.name, 0.0); !e.empty()) {
-      r.error = "--perturb " + p.label() + ": " + e;
-      return r;
-    }
-    s = spec.base;
-    if (std::string e = io::setScenarioValue(s, p.name, baseValue(spec.base, probe) + p.delta); !e.empty()) {
-      r.error = "--perturb " + p.label() + ": " + e;
+    Scenario s;
+    if (std::string e = perturbedScenario(spec.base, p, s); !e.empty()) {
+      r.error = e;
       return r;
     }
     if (std::string e = singleRun(s, "--perturb " + p.label(), plans[i]); !e.empty()) {

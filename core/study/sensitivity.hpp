@@ -53,6 +53,10 @@ struct SensitivityResult {
 /// 003's perturbations for an SE(3) system (z0 + 1e-8, ry0 + pi 1e-8); empty for other systems.
 std::vector<Perturbation> defaultPerturbations(const Scenario& base);
 
+/// The scenario of perturbation `p`'s run: `base` with p.name moved by p.delta. Empty on
+/// success, else one line naming the perturbation ("--perturb z0+1e-08: ...").
+std::string perturbedScenario(const Scenario& base, const Perturbation& p, Scenario& out);
+
 /// Runs the base run, then the perturbed runs on `jobs` threads.
 SensitivityResult runSensitivity(const SensitivitySpec& spec, int jobs = 0, const std::atomic<bool>* cancel = nullptr);
 
