@@ -3,6 +3,7 @@
 #include "app/desktop/file_actions.hpp"
 #include "app/desktop/frame_pacer.hpp"
 #include "app/desktop/number_field.hpp"
+#include "app/desktop/plot_canvas.hpp"
 #include "app/desktop/plot_panel.hpp"
 #include "app/desktop/run_status.hpp"
 #include "app/desktop/scenario_editor.hpp"
@@ -512,18 +513,18 @@ void MainWindow::buildPacer() {
   pacer_->setSceneFrameComes(
       [this] { return sceneWidget_->isVisible() && sceneWidget_->hasContext(); });
   pacer_->setPlotFrameComes([this] {
-    const QWindow* surface = plots_->view()->renderSurface();
-    return plots_->view()->hasContext() && surface && surface->isExposed();
+    const QWindow* surface = plots_->view()->window()->windowHandle();
+    return plots_->view()->isVisible() && surface && surface->isExposed();
   });
   connect(pacer_, &FramePacer::drawScene, sceneWidget_, &render::VtkWidget::requestRender);
   connect(pacer_, &FramePacer::drawPlots, this,
-          [this](const SnapshotPtr& s) { plots_->setSnapshot(*s); });
+          [this](const SnapshotPtr& s) { plots_->setSnapshot(s); });
   connect(pacer_, &FramePacer::acknowledge, this, [this] {
     if (host_) host_->snapshotConsumed();
   });
   connect(sceneWidget_, &render::VtkWidget::frameStarted, pacer_, &FramePacer::sceneFrameStarted);
   connect(sceneWidget_, &render::VtkWidget::frameSwapped, pacer_, &FramePacer::sceneFrameSwapped);
-  connect(plots_->view(), &render::VtkWidget::frameSwapped, pacer_, &FramePacer::plotFrameSwapped);
+  connect(plots_->view(), &PlotCanvas::frameSwapped, pacer_, &FramePacer::plotFrameSwapped);
 }
 
 void MainWindow::togglePlay() {
@@ -547,11 +548,9 @@ void MainWindow::updatePlayAction(bool running) {
 void MainWindow::setAntialiasing(bool on) {
   // Off by default: under Mesa's llvmpipe 8x multisampling doubles the cost of every frame
   // (bench/gui: ~110 vs ~55 ms of CPU for 3-D view + plots at 1280x800).
-  const int samples = on ? 8 : 0;
-  sceneWidget_->renderWindow()->SetMultiSamples(samples);
-  plots_->view()->renderWindow()->SetMultiSamples(samples);
+  sceneWidget_->renderWindow()->SetMultiSamples(on ? 8 : 0);
+  plots_->view()->setAntialiasing(on);
   sceneWidget_->requestRender();
-  plots_->view()->requestRender();
 }
 
 QString MainWindow::aboutHtml() {
