@@ -125,6 +125,10 @@ CsvExportDialog::CsvExportDialog(const Scenario& scenario, std::int64_t currentS
     : QDialog(parent), scenario_(scenario) {
   setObjectName(QStringLiteral("csvExportDialog"));
   setWindowTitle(tr("Export CSV"));
+  // step,t,energy,kinetic,potential,energy_rel_error,impacts, then the system's own columns.
+  if (const CreateResult created = createSimulation(scenario); created.simulation) {
+    traceColumns_ = 7 + int(created.simulation->columns().size());
+  }
   const QString system = qs(scenario.system);
   const QDir dir(directory);
 
@@ -270,17 +274,32 @@ void CsvExportDialog::updateInfo() {
   // Rows: the initial state, every K-th step, and the final state when not a multiple of K.
   const std::int64_t rows = 1 + steps / every + (steps % every != 0 ? 1 : 0);
   QString text = tr("%1 steps of h = %2 s, up to t = %3 s").arg(steps).arg(h).arg(double(steps) * h);
-  if (traceBox_->isChecked()) text += tr("; %1 trace rows").arg(rows);
+  if (traceBox_->isChecked()) {
+    text += tr("; %1 trace rows").arg(rows);
+    if (traceColumns_ > 0) text += tr(", about %1").arg(formatBytes(estimatedBytes()));
+  }
   info_->setText(text + QLatin1Char('.'));
+}
+
+qint64 CsvExportDialog::estimatedBytes() const {
+  bool ok = false;
+  const std::int64_t steps = steps_->text().toLongLong(&ok);
+  if (!ok || !traceBox_->isChecked() || traceColumns_ <= 0) return -1;
+  const std::int64_t every = std::max(1, every_->value());
+  const std::int64_t rows = 1 + steps / every + (steps % every != 0 ? 1 : 0);
+  // A value is written with 17 significant digits: ~23 characters with its sign, point,
+  // exponent and comma (the step and impact counts are shorter; this errs on the large side).
+  return qint64(rows) * qint64(traceColumns_) * 23;
 }
 
 void CsvExportDialog::accept() {
   QString e;
-  request(&e);
+  const CsvExportRequest r = request(&e);
   if (!e.isEmpty()) {
     error_->setText(e);
     return;
   }
+  if (!confirmTargets(this, {{r.traceCsv, r.impactsCsv}, estimatedBytes()})) return;
   QDialog::accept();
 }
 

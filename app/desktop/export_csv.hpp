@@ -101,6 +101,9 @@ class CsvExportDialog : public QDialog {
  private:
   void updateInfo();
   Scenario scenario_;
+  int traceColumns_ = 0;  // columns of the trace CSV (for the size estimate)
+  /// About how many bytes the export writes (the trace; the impacts are small beside it).
+  qint64 estimatedBytes() const;
   QCheckBox* traceBox_ = nullptr;
   QCheckBox* impactsBox_ = nullptr;
   QLineEdit* tracePath_ = nullptr;

@@ -173,11 +173,12 @@ PlotExportRequest PlotExportDialog::request(QString* error) const {
 
 void PlotExportDialog::accept() {
   QString e;
-  request(&e);
+  const PlotExportRequest r = request(&e);
   if (!e.isEmpty()) {
     error_->setText(e);
     return;
   }
+  if (!confirmTargets(this, {{r.output}, -1})) return;
   QDialog::accept();
 }
 
