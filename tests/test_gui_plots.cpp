@@ -138,7 +138,7 @@ class TestGuiPlots : public QObject {
     QCOMPARE(labels.size(), l.yTicks.size());  // every tick label differs
     // mom.px and mom.py coincide: one legend entry says so, the second curve is dashed.
     bool merged = false;
-    for (const PlotSeries& s : c.series) merged = merged || s.name.startsWith(QStringLiteral("mom.px = mom.py"));
+    for (const PlotSeries& s : c.series) merged = merged || s.legendText().startsWith(QStringLiteral("mom.px = mom.py"));
     QVERIFY(merged);
 
     // Deviation from the initial value through the panel's own menu: the round-off shows, with

@@ -202,7 +202,7 @@ PlotChart buildChart(const PanelChoice& choice, const ChartContext& c) {
       curves[b].pen.dashed = true;
       curves[b].pen.width = std::max(curves[b].pen.width, 2.0);
       curves[b].inLegend = false;
-      curves[a].name += QStringLiteral(" = ") + curves[b].name;
+      curves[a].legendName = curves[a].legendText() + QStringLiteral(" = ") + curves[b].name;
       break;
     }
   }

@@ -35,13 +35,16 @@ struct PlotPen {
 /// `segments` separate segments between the points 2k and 2k+1 (the impact lines), or for `dots`
 /// one dot per point (phase portraits, impact maps).
 struct PlotSeries {
-  QString name;  ///< its legend entry
+  QString name;  ///< the quantity (and its legend entry unless `legendName` is set)
   PlotPen pen;
   std::vector<double> t, y;
   bool segments = false;
   bool inLegend = true;
   bool dots = false;
+  /// The legend entry when it is not `name` ("mom.px = mom.py" for series drawn as one).
+  QString legendName = QString();
 
+  QString legendText() const { return legendName.isEmpty() ? name : legendName; }
   /// Whether anything is drawn: two points for a polyline, one segment, one dot.
   bool drawn() const { return dots ? !t.empty() && !y.empty() : t.size() >= 2 && y.size() >= 2; }
 };

@@ -28,7 +28,7 @@ std::vector<const PlotSeries*> legendSeries(const PlotChart& chart) {
   std::vector<const PlotSeries*> out;
   if (!chart.legend) return out;
   for (const PlotSeries& s : chart.series) {
-    if (s.drawn() && s.inLegend && !s.name.isEmpty()) out.push_back(&s);
+    if (s.drawn() && s.inLegend && !s.legendText().isEmpty()) out.push_back(&s);
   }
   return out;
 }
@@ -82,7 +82,7 @@ FigureLayout layOutFigure(const PlotFigure& f, QSizeF size, double scale) {
     {
       double x = guessLeft;
       for (const PlotSeries* s : entries) {
-        const double w = sym + pad + textWidth(s->name, l.legendPx) + 2.0 * pad;
+        const double w = sym + pad + textWidth(s->legendText(), l.legendPx) + 2.0 * pad;
         if (x > guessLeft && x + w > right) {
           x = guessLeft;
           rows += 1.0;
@@ -118,13 +118,13 @@ FigureLayout layOutFigure(const PlotFigure& f, QSizeF size, double scale) {
     double x = left, y = c.band.top() + 0.5 * pad;
     double widest = 0.0;
     for (const PlotSeries* s : entries) {
-      const double w = sym + pad + textWidth(s->name, l.legendPx) + 2.0 * pad;
+      const double w = sym + pad + textWidth(s->legendText(), l.legendPx) + 2.0 * pad;
       if (x > left && x + w > c.area.right()) {
         x = left;
         y += rowH;
       }
       LegendEntry e;
-      e.text = s->name;
+      e.text = s->legendText();
       e.pen = s->pen;
       e.dots = s->dots;
       e.symbol = QPointF(x, y + 0.5 * rowH);

@@ -474,10 +474,7 @@ std::vector<double> PlotPanel::plottedValues(Chart chart, const QString& name) c
   if (i < 0) return {};
   for (const PlotSeries& s : d->charts[std::size_t(i)].series) {
     if (s.segments) continue;
-    if (s.name == name || s.name.startsWith(name + QStringLiteral(" = ")) ||
-        s.name.endsWith(QStringLiteral(" = ") + name)) {
-      return s.y;
-    }
+    if (s.name == name) return s.y;
   }
   return {};
 }

@@ -35,9 +35,6 @@ QString fontOf(double px) {
   return QStringLiteral("font-family=\"Arial, 'Liberation Sans', Helvetica, sans-serif\" font-size=\"%1\"").arg(num(px));
 }
 
-// The grid and tick lines sit on pixel centres, as the painter draws them.
-double snapped(double v) { return std::round(v) + 0.5; }
-
 void drawChart(QString& o, const PlotChart& chart, const ChartLayout& c, const FigureLayout& l, int id) {
   const double s = l.scale;
   const QRectF a = c.area;
@@ -53,10 +50,10 @@ void drawChart(QString& o, const PlotChart& chart, const ChartLayout& c, const F
     const QString grid = strokeOf(ps::kGridPen, s);
     o += QStringLiteral("<g fill=\"none\" %1>\n").arg(grid);
     for (const AxisTick& t : c.xTicks) {
-      o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%1\" y2=\"%3\"/>\n").arg(num(snapped(X(t.value))), num(a.bottom()), num(a.top()));
+      o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%1\" y2=\"%3\"/>\n").arg(num(X(t.value)), num(a.bottom()), num(a.top()));
     }
     for (const AxisTick& t : c.yTicks) {
-      o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\"/>\n").arg(num(a.left()), num(snapped(Y(t.value))), num(a.right()));
+      o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\"/>\n").arg(num(a.left()), num(Y(t.value)), num(a.right()));
     }
     o += QStringLiteral("</g>\n");
 
@@ -111,11 +108,11 @@ void drawChart(QString& o, const PlotChart& chart, const ChartLayout& c, const F
   o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\"/>\n").arg(num(a.left()), num(a.bottom()), num(a.right()));
   if (ranges) {
     for (const AxisTick& t : c.yTicks) {
-      o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\"/>\n").arg(num(a.left() - l.tick), num(snapped(Y(t.value))), num(a.left()));
+      o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\"/>\n").arg(num(a.left() - l.tick), num(Y(t.value)), num(a.left()));
     }
     if (c.xLabels) {
       for (const AxisTick& t : c.xTicks) {
-        o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%1\" y2=\"%3\"/>\n").arg(num(snapped(X(t.value))), num(a.bottom()), num(a.bottom() + l.tick));
+        o += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%1\" y2=\"%3\"/>\n").arg(num(X(t.value)), num(a.bottom()), num(a.bottom() + l.tick));
       }
     }
   }
@@ -124,14 +121,14 @@ void drawChart(QString& o, const PlotChart& chart, const ChartLayout& c, const F
     o += QStringLiteral("<g fill=\"#000000\" %1 text-anchor=\"end\">\n").arg(fontOf(l.labelPx));
     for (const AxisTick& t : c.yTicks) {
       o += QStringLiteral("<text x=\"%1\" y=\"%2\">%3</text>\n")
-               .arg(num(a.left() - l.tick - 0.3 * l.labelPx), num(snapped(Y(t.value)) + 0.35 * l.labelPx), t.label.toHtmlEscaped());
+               .arg(num(a.left() - l.tick - 0.3 * l.labelPx), num(Y(t.value) + 0.35 * l.labelPx), t.label.toHtmlEscaped());
     }
     o += QStringLiteral("</g>\n");
     if (c.xLabels) {
       o += QStringLiteral("<g fill=\"#000000\" %1 text-anchor=\"middle\">\n").arg(fontOf(l.labelPx));
       for (const AxisTick& t : c.xTicks) {
         o += QStringLiteral("<text x=\"%1\" y=\"%2\">%3</text>\n")
-                 .arg(num(snapped(X(t.value))), num(a.bottom() + l.tick + 1.0 * l.labelPx), t.label.toHtmlEscaped());
+                 .arg(num(X(t.value)), num(a.bottom() + l.tick + 1.0 * l.labelPx), t.label.toHtmlEscaped());
       }
       o += QStringLiteral("</g>\n");
     }
