@@ -145,8 +145,9 @@ PlotChart chart(const QString& title, double t0, double t1, double y0, double y1
 class TestPlotFigure : public QObject {
   Q_OBJECT
  private slots:
-  // The panel's charts are VTK's: over magnitudes from 1e-13 to 1e7, offset and reversed-sign
-  // ranges, short and long axes, both orientations, axisTicks() gives vtkAxis's ticks and labels.
+  // The tick positions are vtkAxis's rule: over magnitudes from 1e-13 to 1e7, offset and
+  // reversed-sign ranges, short and long axes, both orientations, axisTicks() places the ticks
+  // vtkAxis places, and labels them with the digits their step needs.
   void ticksAreThoseOfThePanelsCharts() {
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> u(0.0, 1.0);

@@ -7,6 +7,7 @@
 
 #include "test_gui_export_support.hpp"
 
+#include "app/desktop/export_animation.hpp"
 #include "app/desktop/export_controller.hpp"
 #include "app/desktop/export_csv.hpp"
 #include "app/desktop/scenario_history.hpp"
@@ -100,6 +101,35 @@ class TestGuiWindow : public QObject {
     QVERIFY2(ratio >= 1.0 && ratio < 1.5, qPrintable(QString::number(ratio)));  // on the safe side
     // A large export is confirmed too.
     QVERIFY(ricochet::app::formatBytes(1'500'000'000) == QStringLiteral("1.5 GB"));
+  }
+
+  // The animation dialog: a PNG sequence into a folder that does not exist yet gets the folder;
+  // the format and duration chosen are offered again next time.
+  void animationFolderAndRememberedChoices() {
+    QTemporaryDir dir;
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor")));
+    QVERIFY(waitForTimeBeyond(*w, 0.1));
+    auto* exporter = w->fileActions()->animation();
+    exporter->showDialog();
+    auto* d = exporter->dialog();
+    QVERIFY(d && d->isVisible());
+    d->setFormat(ricochet::app::AnimationFormat::PngSequence);
+    d->durationSpin()->setValue(0.25);
+    const QString folder = dir.filePath(QStringLiteral("frames/run1"));
+    d->pathEdit()->setText(folder + QStringLiteral("/f_%04d.png"));
+    QVERIFY(!QFileInfo::exists(folder));
+    d->accept();
+    QVERIFY2(QFileInfo(folder).isDir(), qPrintable(d->findChild<QLabel*>(QStringLiteral("animationError"))->text()));
+    exporter->cancel();
+    QVERIFY(waitFor([&] { return !w->fileActions()->animation()->dialog() || !w->fileActions()->animation()->dialog()->isVisible(); }));
+    QTest::qWait(200);
+    closeBoxes(*w);
+    exporter->showDialog();
+    d = exporter->dialog();
+    QVERIFY(d);
+    QCOMPARE(d->format(), ricochet::app::AnimationFormat::PngSequence);
+    QCOMPARE(d->durationSpin()->value(), 0.25);
+    d->reject();
   }
 
   // A particle at rest on the floor fails at once (Zeno): the message area holds the whole
