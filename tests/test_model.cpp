@@ -32,6 +32,35 @@ class TestModel : public QObject {
     QVERIFY(checkValue(a, 1.0, "initial condition").empty());
   }
 
+  void namedParametersMatchTheSpecLists() {
+    // A NameList's index is the position in its list (compile time), and the registry's check
+    // (compareNames) reports where a spec list and the names the code reads differ.
+    constexpr NameList k{"m", "g", "L"};
+    static_assert(k("m") == 0 && k("L") == 2);
+    auto spec = [](const char* name) {
+      ParameterSpec p;
+      p.name = name;
+      return p;
+    };
+    const std::vector<ParameterSpec> specs = {spec("m"), spec("L"), spec("g")};
+    QCOMPARE(QString::fromStdString(compareNames(specs, k.view())),
+             QStringLiteral("entry 1 is 'L' in the spec list but 'g' where the code reads it"));
+    QCOMPARE(QString::fromStdString(compareNames(std::span(specs).first(2), k.view())),
+             QStringLiteral("entry 1 is 'L' in the spec list but 'g' where the code reads it"));
+    const std::vector<ParameterSpec> same = {spec("m"), spec("g"), spec("L")};
+    QVERIFY(compareNames(same, k.view()).empty());
+    QCOMPARE(QString::fromStdString(compareNames(std::span(same).first(2), k.view())),
+             QStringLiteral("entry 2 is '(none)' in the spec list but 'L' where the code reads it"));
+    // Every registered system reads exactly its spec lists, and every integrator has a factory
+    // (the registry aborts otherwise; here it is visible as a test).
+    for (const SystemDescription* sys : systems()) {
+      QVERIFY(compareNames(sys->info().parameters, sys->parameterNames()).empty());
+      QVERIFY(compareNames(sys->info().initial, sys->initialNames()).empty());
+      QCOMPARE(sys->parameterNames().size(), sys->info().parameters.size());
+      for (const IntegratorInfo& i : sys->info().integrators) QVERIFY(static_cast<bool>(i.create));
+    }
+  }
+
   void formatNumberRoundTrips() {
     for (double v : {0.1, -2.0, 1e-15, 0.4517539515, 38.188021, 1.0 / 3.0}) {
       const std::string s = formatNumber(v);

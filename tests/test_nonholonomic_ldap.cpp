@@ -12,6 +12,7 @@
 #include "core/planar/planar_model.hpp"
 #include "test_support.hpp"
 
+#include "finite_difference.hpp"
 #include "test_nonholonomic_driver.hpp"
 
 #include <QtTest>
@@ -36,17 +37,6 @@ double relErr(const A& a, const B& b) {
   return (a - b).cwiseAbs().maxCoeff() / (1.0 + a.cwiseAbs().maxCoeff());
 }
 
-/// Central finite difference of a vector/scalar function of one vector argument, column j.
-template <class F, class Vec>
-auto fdColumn(F&& f, const Vec& x, int j, double eps = 1e-6) {
-  Vec xp = x, xm = x;
-  xp[j] += eps;
-  xm[j] -= eps;
-  using R = std::decay_t<decltype(f(x))>;  // a double or a concrete Eigen type
-  const R fp = f(xp), fm = f(xm);
-  return R((fp - fm) / (2.0 * eps));
-}
-
 /// FD check of the model derivatives at (q, v).
 template <class Model>
 void checkModelDerivatives(const Model& model, const typename Model::Vec& q,
@@ -57,12 +47,12 @@ void checkModelDerivatives(const Model& model, const typename Model::Vec& q,
   typename Model::Mat Tqq, Tqv, Vqq;
   Vec Tq, Vq;
   for (int j = 0; j < n; ++j) {
-    Tq[j] = fdColumn([&](const Vec& x) { return T(x, v); }, q, j);
-    Vq[j] = fdColumn([&](const Vec& x) { return model.potential(x); }, q, j);
-    Tqq.col(j) = fdColumn([&](const Vec& x) { return model.kineticGradient(x, v); }, q, j);
-    Vqq.col(j) = fdColumn([&](const Vec& x) { return model.potentialGradient(x); }, q, j);
+    Tq[j] = partialDifference([&](const Vec& x) { return T(x, v); }, q, j);
+    Vq[j] = partialDifference([&](const Vec& x) { return model.potential(x); }, q, j);
+    Tqq.col(j) = partialDifference([&](const Vec& x) { return model.kineticGradient(x, v); }, q, j);
+    Vqq.col(j) = partialDifference([&](const Vec& x) { return model.potentialGradient(x); }, q, j);
     // [i][j] = d/dv_j (dT/dq_i)
-    Tqv.col(j) = fdColumn([&](const Vec& x) { return model.kineticGradient(q, x); }, v, j);
+    Tqv.col(j) = partialDifference([&](const Vec& x) { return model.kineticGradient(q, x); }, v, j);
   }
   QVERIFY2(relErr(model.kineticGradient(q, v), Tq) < 1e-7, what);
   QVERIFY2(relErr(model.potentialGradient(q), Vq) < 1e-7, what);
@@ -72,7 +62,7 @@ void checkModelDerivatives(const Model& model, const typename Model::Vec& q,
   if constexpr (Model::kConstraints > 0) {
     typename Model::WMat dW;
     for (int j = 0; j < n; ++j) {
-      dW.col(j) = fdColumn([&](const Vec& x) { return Eigen::Matrix<double, Model::kConstraints, 1>(model.constraintMatrix(x) * v); }, q, j);
+      dW.col(j) = partialDifference([&](const Vec& x) { return Eigen::Matrix<double, Model::kConstraints, 1>(model.constraintMatrix(x) * v); }, q, j);
     }
     QVERIFY2(relErr(model.constraintDerivative(q, v), dW) < 1e-7, what);
     // X spans Delta = ker W.
@@ -80,7 +70,7 @@ void checkModelDerivatives(const Model& model, const typename Model::Vec& q,
   }
   for (int g = 0; g < Model::kGaps; ++g) {
     Vec grad;
-    for (int j = 0; j < n; ++j) grad[j] = fdColumn([&](const Vec& x) { return model.gap(g, x); }, q, j);
+    for (int j = 0; j < n; ++j) grad[j] = partialDifference([&](const Vec& x) { return model.gap(g, x); }, q, j);
     QVERIFY2(relErr(model.gapGradient(g, q), grad) < 1e-7, what);
   }
 }
@@ -98,8 +88,8 @@ void checkDiscreteLagrangian(const Model& model, Discretisation d, const typenam
   auto Ld = [&](const Vec& a, const Vec& b, double t) { return dl.Ld(a, (b - a) / t, t); };
   Vec D1, D2;
   for (int j = 0; j < n; ++j) {
-    D1[j] = fdColumn([&](const Vec& x) { return Ld(x, q1, tau); }, q0, j);
-    D2[j] = fdColumn([&](const Vec& x) { return Ld(q0, x, tau); }, q1, j);
+    D1[j] = partialDifference([&](const Vec& x) { return Ld(x, q1, tau); }, q0, j);
+    D2[j] = partialDifference([&](const Vec& x) { return Ld(q0, x, tau); }, q1, j);
   }
   QVERIFY2(relErr(dl.D1(q0, w, tau), D1) < 1e-7, what);
   QVERIFY2(relErr(dl.D2(q0, w, tau), D2) < 1e-7, what);
@@ -112,10 +102,10 @@ void checkDiscreteLagrangian(const Model& model, Discretisation d, const typenam
   Vec dEdw;
   Eigen::Matrix<double, Model::kConstraints, n> dOmega;
   for (int j = 0; j < n; ++j) {
-    dD1dw.col(j) = fdColumn([&](const Vec& x) { return dl.D1(q0, x, tau); }, w, j);
-    dEdw[j] = fdColumn([&](const Vec& x) { return dl.Ed(q0, x, tau); }, w, j);
+    dD1dw.col(j) = partialDifference([&](const Vec& x) { return dl.D1(q0, x, tau); }, w, j);
+    dEdw[j] = partialDifference([&](const Vec& x) { return dl.Ed(q0, x, tau); }, w, j);
     if constexpr (Model::kConstraints > 0) {
-      dOmega.col(j) = fdColumn([&](const Vec& x) { return Con(dl.omega(q0, x, tau)); }, w, j);
+      dOmega.col(j) = partialDifference([&](const Vec& x) { return Con(dl.omega(q0, x, tau)); }, w, j);
     }
   }
   QVERIFY2(relErr(dl.dD1dw(q0, w, tau), dD1dw) < 1e-7, what);
@@ -152,7 +142,7 @@ void checkSolverDerivatives(const LdapVci<Model>& e, const typename Model::Vec& 
     return e.regularResidual(tau, q, p, yy.template head<n>(), yy.template tail<m>());
   };
   typename Engine::Kkt J;
-  for (int j = 0; j < n + m; ++j) J.col(j) = fdColumn(res, y, j);
+  for (int j = 0; j < n + m; ++j) J.col(j) = partialDifference(res, y, j);
   QVERIFY2(relErr(e.regularJacobian(tau, q, r.w), J) < 1e-7, what);
   QVERIFY2(res(y).norm() < 1e-12 * (1.0 + p.norm()), what);
   // dw/dmu and dw/dtau by re-solving.
@@ -169,22 +159,25 @@ void checkSolverDerivatives(const LdapVci<Model>& e, const typename Model::Vec& 
   QVERIFY2(relErr(e.sensitivity(tau, q, r, e.regularResidualTau(tau, q, r.w)), dwdt) < 1e-6, what);
   // F'(mu) of the energy equation.
   const double eMinus = e.discreteLagrangian().Ed(q, r.w, tau) * 1.01;
-  double F, dF, Fp, dFp, Fm, dFm;
+  double F, dF;
   typename Engine::Regular post = r;
   QVERIFY(e.energyEquation(q, p, nj, eMinus, tau, 0.3, post, F, dF));
-  e.energyEquation(q, p, nj, eMinus, tau, 0.3 + dm, post, Fp, dFp);
-  e.energyEquation(q, p, nj, eMinus, tau, 0.3 - dm, post, Fm, dFm);
-  QVERIFY2(std::fabs(dF - (Fp - Fm) / (2 * dm)) < 1e-6 * (1.0 + std::fabs(dF)), what);
+  const double fdF = centralDifference(
+      [&](double mu) {
+        double Fx = 0.0, dFx = 0.0;
+        e.energyEquation(q, p, nj, eMinus, tau, mu, post, Fx, dFx);
+        return Fx;
+      },
+      0.3, dm);
+  QVERIFY2(std::fabs(dF - fdF) < 1e-6 * (1.0 + std::fabs(dF)), what);
   // Joint (78) Jacobian in (mu, d).
   const auto J0 = e.jointResidual(q, p, nj, eMinus, k, 0.3, tau, r);
   QVERIFY(J0.ok);
-  const auto Jmp = e.jointResidual(q, p, nj, eMinus, k, 0.3 + dm, tau, r);
-  const auto Jmm = e.jointResidual(q, p, nj, eMinus, k, 0.3 - dm, tau, r);
-  const auto Jdp = e.jointResidual(q, p, nj, eMinus, k, 0.3, tau + dt, r);
-  const auto Jdm = e.jointResidual(q, p, nj, eMinus, k, 0.3, tau - dt, r);
   Eigen::Matrix2d Jfd;
-  Jfd.col(0) = (Jmp.r - Jmm.r) / (2 * dm);
-  Jfd.col(1) = (Jdp.r - Jdm.r) / (2 * dt);
+  Jfd.col(0) = centralDifference(
+      [&](double mu) { return e.jointResidual(q, p, nj, eMinus, k, mu, tau, r).r; }, 0.3, dm);
+  Jfd.col(1) = centralDifference(
+      [&](double d) { return e.jointResidual(q, p, nj, eMinus, k, 0.3, d, r).r; }, tau, dt);
   QVERIFY2(relErr(J0.J, Jfd) < 1e-6, what);
 }
 

@@ -7,6 +7,7 @@
 #include "core/planar/discrete_lagrangian.hpp"
 #include "core/planar/fmow_integrator.hpp"
 #include "core/planar/planar_simulation.hpp"
+#include "finite_difference.hpp"
 #include "test_planar_models.hpp"
 
 #include <QtTest>
@@ -16,6 +17,7 @@
 
 using namespace ricochet;
 using namespace ricochet::planar;
+using namespace ricochet::testing;
 using namespace ricochet::planar::testing;
 
 namespace {
@@ -243,22 +245,11 @@ class TestPlanarFmow : public QObject {
   void gradientsMatchFiniteDifferences() {
     auto check = [](const auto& model, auto q) {
       using Vec = decltype(q);
-      const double eps = 1e-6;
-      Vec fdV;
-      for (int i = 0; i < q.size(); ++i) {
-        Vec e = Vec::Zero();
-        e[i] = eps;
-        fdV[i] = (model.potential(q + e) - model.potential(q - e)) / (2 * eps);
-      }
+      const Vec fdV = gradientDifference([&](const Vec& x) { return model.potential(x); }, q);
       QVERIFY2((fdV - model.potentialGradient(q)).norm() <= 1e-7 * std::max(1.0, fdV.norm()),
                qPrintable(QString::number((fdV - model.potentialGradient(q)).norm())));
       for (int j = 0; j < std::decay_t<decltype(model)>::kGaps; ++j) {
-        Vec fdG;
-        for (int i = 0; i < q.size(); ++i) {
-          Vec e = Vec::Zero();
-          e[i] = eps;
-          fdG[i] = (model.gap(j, q + e) - model.gap(j, q - e)) / (2 * eps);
-        }
+        const Vec fdG = gradientDifference([&](const Vec& x) { return model.gap(j, x); }, q);
         QVERIFY((fdG - model.gapGradient(j, q)).norm() <= 1e-8 * std::max(1.0, fdG.norm()));
         typename std::decay_t<decltype(model)>::GapVec all;
         model.gaps(q, all);
@@ -298,19 +289,18 @@ class TestPlanarFmow : public QObject {
         const Vec nj = model.gapGradient(j, qi), ci = model.potentialGradient(qi);
         const double eMinus = uniform(-10, 10), mu = uniform(-5, 5), d = uniform(0.0, h);
         // F'(mu), remaining time d.
-        const double eps = 1e-6;
-        const double fd = (integ.energyEquation(qi, ci, pm, nj, eMinus, d, mu + eps).first -
-                           integ.energyEquation(qi, ci, pm, nj, eMinus, d, mu - eps).first) / (2 * eps);
+        const double fd = centralDifference(
+            [&](double x) { return integ.energyEquation(qi, ci, pm, nj, eMinus, d, x).first; }, mu);
         const double df = integ.energyEquation(qi, ci, pm, nj, eMinus, d, mu).second;
         QVERIFY2(std::fabs(fd - df) <= 1e-6 * std::max(1.0, std::fabs(df)),
                  qPrintable(QString("F': %1 vs %2").arg(fd).arg(df)));
         // (78): columns d/dmu and d/dd.
         const auto R = integ.jointResidual(qi, ci, pm, nj, eMinus, k, mu, d);
-        const double em = 1e-6, ed = 1e-6 * h;
-        const Eigen::Vector2d dmu = (integ.jointResidual(qi, ci, pm, nj, eMinus, k, mu + em, d).r -
-                                     integ.jointResidual(qi, ci, pm, nj, eMinus, k, mu - em, d).r) / (2 * em);
-        const Eigen::Vector2d dd = (integ.jointResidual(qi, ci, pm, nj, eMinus, k, mu, d + ed).r -
-                                    integ.jointResidual(qi, ci, pm, nj, eMinus, k, mu, d - ed).r) / (2 * ed);
+        const Eigen::Vector2d dmu = centralDifference(
+            [&](double x) { return integ.jointResidual(qi, ci, pm, nj, eMinus, k, x, d).r; }, mu);
+        const Eigen::Vector2d dd = centralDifference(
+            [&](double x) { return integ.jointResidual(qi, ci, pm, nj, eMinus, k, mu, x).r; }, d,
+            1e-6 * h);
         QVERIFY((dmu - R.J.col(0)).norm() <= 1e-6 * std::max(1.0, R.J.col(0).norm()));
         QVERIFY2((dd - R.J.col(1)).norm() <= 1e-5 * std::max(1.0, R.J.col(1).norm()),
                  qPrintable(QString("%1 vs %2").arg(dd.norm()).arg(R.J.col(1).norm())));

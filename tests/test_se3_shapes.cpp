@@ -8,6 +8,8 @@
 #include "core/model/registry.hpp"
 #include "core/se3/se3_systems.hpp"
 
+#include "finite_difference.hpp"
+
 #include <QtTest>
 
 #include <cmath>
@@ -16,6 +18,7 @@
 
 using namespace ricochet;
 using namespace ricochet::se3;
+using ricochet::testing::gradientDifference;
 
 namespace {
 
@@ -153,13 +156,10 @@ class TestSe3Shapes : public QObject {
         phi(s.model, x, R, &sp);
         QVERIFY(sp.ok);
         const Vec3 analyticChi = chi(s.model, R, sp.rho);
-        Vec3 fdChi, fdX;
-        for (int i = 0; i < 3; ++i) {
-          const Vec3 e = Vec3::Unit(i);
-          fdChi(i) = (phi(s.model, x, R * expSO3(d * e)) - phi(s.model, x, R * expSO3(-d * e))) /
-                     (2.0 * d);
-          fdX(i) = (phi(s.model, x + d * e, R) - phi(s.model, x - d * e, R)) / (2.0 * d);
-        }
+        // Rotational gradient: dR = R hat(zeta), along the exponential curve R exp(zeta).
+        const Vec3 fdChi = gradientDifference(
+            [&](const Vec3& zeta) { return phi(s.model, x, R * expSO3(zeta)); }, Vec3(Vec3::Zero()), d);
+        const Vec3 fdX = gradientDifference([&](const Vec3& y) { return phi(s.model, y, R); }, x, d);
         worstChi = std::max(worstChi, (fdChi - analyticChi).cwiseAbs().maxCoeff());
         worstX = std::max(worstX, (fdX - s.model.n).cwiseAbs().maxCoeff());
       }

@@ -1,6 +1,7 @@
 #include "core/io/scenario_io.hpp"
 
 #include "core/io/atomic_file.hpp"
+#include "core/io/json_checker.hpp"
 #include "core/model/registry.hpp"
 
 #include <bit>
@@ -11,61 +12,7 @@ namespace ricochet::io {
 
 namespace {
 
-/// Collects the first error with the source name and the position of the offending value.
-class Checker {
- public:
-  explicit Checker(std::string_view source) : source_(source) {}
-
-  bool fail(const json::Value& at, const std::string& what) {
-    if (error_.empty()) {
-      error_ = std::string(source_) + ": ";
-      if (at.line() > 0) {
-        error_ += "line " + std::to_string(at.line()) + ", column " + std::to_string(at.column()) + ": ";
-      }
-      error_ += what;
-    }
-    return false;
-  }
-  const std::string& error() const { return error_; }
-
-  /// The value must be of `type`; names the key and the type found otherwise.
-  bool expect(const json::Value& v, json::Type type, const std::string& key) {
-    if (v.type() == type) return true;
-    return fail(v, "\"" + key + "\" must be " + json::typeNameWithArticle(type) + ", not " +
-                       json::typeNameWithArticle(v.type()));
-  }
-
-  /// A finite number of sane magnitude (the JSON reader already refuses overflow to inf).
-  bool expectNumber(const json::Value& v, const std::string& key) {
-    if (!expect(v, json::Type::Number, key)) return false;
-    const double x = v.asNumber();
-    if (!std::isfinite(x)) return fail(v, "\"" + key + "\" = " + formatNumber(x) + " is not a finite number");
-    if (std::fabs(x) > kMaxScenarioMagnitude) {
-      return fail(v, "\"" + key + "\" = " + formatNumber(x) + " is too large: |value| must be <= " +
-                         formatNumber(kMaxScenarioMagnitude));
-    }
-    return true;
-  }
-
-  /// Keys of `object` must all be in `allowed`.
-  template <std::size_t N>
-  bool onlyKeys(const json::Value& object, const char* const (&allowed)[N], const std::string& where) {
-    for (const json::Member& m : object.asObject()) {
-      bool known = false;
-      for (const char* a : allowed) known = known || m.first == a;
-      if (known) continue;
-      std::string list;
-      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      const std::string key = where.empty() ? m.first : where + "." + m.first;
-      return fail(m.second, "unknown key \"" + key + "\" (expected " + list + ")");
-    }
-    return true;
-  }
-
- private:
-  std::string_view source_;
-  std::string error_;
-};
+using Checker = io::JsonChecker;
 
 /// Reads a {NAME: number} object into `values` (aligned with `specs`); `group` is "parameters" or
 /// "initial", `kind` the checkValue() wording.
@@ -83,7 +30,7 @@ bool readValues(Checker& c, const json::Value& object, const std::vector<Paramet
                                   std::string(kind) + " named '" + m.first + "' (known: " +
                                   (names.empty() ? std::string("none") : names) + ")");
     }
-    if (!c.expectNumber(m.second, key)) return false;
+    if (!c.expectNumber(m.second, key, kMaxScenarioMagnitude)) return false;
     const double x = m.second.asNumber();
     std::string e = checkValue(specs[*index], x, kind);
     if (!e.empty()) {
@@ -190,14 +137,14 @@ ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source)
       }
     }
     if (const json::Value* h = in->find("h")) {
-      if (!c.expectNumber(*h, "integrator.h")) return done();
+      if (!c.expectNumber(*h, "integrator.h", kMaxScenarioMagnitude)) return done();
       s.integrator.h = h->asNumber();
       if (!probe(c, *h, defaults, "integrator.h", [&](Scenario& t) { t.integrator.h = h->asNumber(); })) {
         return done();
       }
     }
     if (const json::Value* tol = in->find("tolerance")) {
-      if (!c.expectNumber(*tol, "integrator.tolerance")) return done();
+      if (!c.expectNumber(*tol, "integrator.tolerance", kMaxScenarioMagnitude)) return done();
       s.integrator.tolerance = tol->asNumber();
       if (!probe(c, *tol, defaults, "integrator.tolerance",
                  [&](Scenario& t) { t.integrator.tolerance = tol->asNumber(); })) {
@@ -206,7 +153,7 @@ ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source)
     }
   }
   if (const json::Value* tEnd = doc.find("t_end")) {
-    if (!c.expectNumber(*tEnd, "t_end")) return done();
+    if (!c.expectNumber(*tEnd, "t_end", kMaxScenarioMagnitude)) return done();
     s.tEnd = tEnd->asNumber();
     if (!probe(c, *tEnd, defaults, "t_end", [&](Scenario& t) { t.tEnd = tEnd->asNumber(); })) {
       return done();

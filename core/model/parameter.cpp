@@ -1,5 +1,6 @@
 #include "core/model/parameter.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -10,6 +11,20 @@ std::optional<std::size_t> indexOf(std::span<const ParameterSpec> specs, std::st
     if (specs[i].name == name) return i;
   }
   return std::nullopt;
+}
+
+std::string compareNames(std::span<const ParameterSpec> specs,
+                         std::span<const std::string_view> names) {
+  const std::size_t n = std::max(specs.size(), names.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view listed = i < specs.size() ? std::string_view(specs[i].name) : "(none)";
+    const std::string_view read = i < names.size() ? names[i] : "(none)";
+    if (listed != read) {
+      return "entry " + std::to_string(i) + " is '" + std::string(listed) +
+             "' in the spec list but '" + std::string(read) + "' where the code reads it";
+    }
+  }
+  return {};
 }
 
 std::string formatNumber(double value) {

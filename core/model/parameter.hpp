@@ -5,6 +5,8 @@
 // CLI (`--set NAME=VALUE`, `describe`), scenario files and tests all read that list. Values travel
 // as plain vectors aligned with the spec list (same order, same length).
 
+#include <array>
+#include <cstddef>
 #include <limits>
 #include <optional>
 #include <span>
@@ -27,6 +29,31 @@ struct ParameterSpec {
   bool maxExclusive = false;
   std::string help;           ///< one sentence for tooltips and `describe`
 };
+
+/// The names of a spec list as a system's code reads them, in the list's order. A value is read
+/// as `values[kParams("m")]`: the index is computed at compile time, and a name that is not in
+/// the list does not compile. The registry checks, when it registers the system, that the list
+/// its code reads is exactly its spec list (SystemDescription::readsNames), so the index is the
+/// right one.
+template <std::size_t N>
+struct NameList {
+  std::array<std::string_view, N> names;
+
+  consteval std::size_t operator()(std::string_view name) const {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (names[i] == name) return i;
+    }
+    throw "a name this system reads is not in its name list";  // a compile error
+  }
+  std::span<const std::string_view> view() const { return names; }
+};
+template <class... S>
+NameList(S...) -> NameList<sizeof...(S)>;
+
+/// Empty when the names of `specs` are `names`, in order; otherwise one line that says where they
+/// differ (a programming error, reported at registration).
+std::string compareNames(std::span<const ParameterSpec> specs,
+                         std::span<const std::string_view> names);
 
 /// Index of `name` in `specs`, or nullopt.
 std::optional<std::size_t> indexOf(std::span<const ParameterSpec> specs, std::string_view name);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace ricochet {
 
@@ -11,15 +12,52 @@ void appendPlanarSystems(std::vector<const SystemDescription*>& out);        // 
 void appendNonholonomicSystems(std::vector<const SystemDescription*>& out);  // core/nonholonomic
 void appendSe3Systems(std::vector<const SystemDescription*>& out);           // core/se3
 
+namespace {
+
+/// What is wrong with a system's description as code (empty when nothing): the names its code
+/// reads against its spec lists, and a factory for every integrator it offers.
+std::string descriptionError(const SystemDescription& system) {
+  const SystemInfo& info = system.info();
+  if (std::string e = compareNames(info.parameters, system.parameterNames()); !e.empty()) {
+    return "parameters: " + e;
+  }
+  if (std::string e = compareNames(info.initial, system.initialNames()); !e.empty()) {
+    return "initial conditions: " + e;
+  }
+  if (info.integrators.empty()) return "no integrator";
+  for (const IntegratorInfo& i : info.integrators) {
+    if (!i.create) return "integrator '" + i.name + "' has no factory";
+  }
+  return {};
+}
+
+}  // namespace
+
 const std::vector<const SystemDescription*>& systems() {
   static const std::vector<const SystemDescription*> all = [] {
     std::vector<const SystemDescription*> v;
     appendPlanarSystems(v);        // particle-floor, star-floor, ellipse-floor
     appendNonholonomicSystems(v);  // pendulum-cylinder, disk-wall, disk-table
     appendSe3Systems(v);           // ellipsoid-plane, ellipsoid-tilted, ellipsoids-union, cube-plane
+    // Registration checks the code against its description; a mismatch is a programming error
+    // that every test and every start of the program reports at once.
+    for (const SystemDescription* s : v) {
+      if (std::string e = descriptionError(*s); !e.empty()) {
+        std::fprintf(stderr, "ricochet: system '%s' is described inconsistently: %s\n",
+                     s->info().id.c_str(), e.c_str());
+        std::abort();
+      }
+    }
     return v;
   }();
   return all;
+}
+
+CreateResult SystemDescription::create(const Scenario& scenario) const {
+  for (const IntegratorInfo& i : info().integrators) {
+    if (i.name == scenario.integrator.name) return i.create(scenario);
+  }
+  return {nullptr, "unknown integrator '" + scenario.integrator.name + "' for " + info().id};
 }
 
 const SystemDescription* findSystem(std::string_view id) {

@@ -13,34 +13,15 @@
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ricochet {
-
-/// An integrator a system offers, e.g. "variational" (the default, first in the list).
-struct IntegratorInfo {
-  std::string name;   ///< id accepted by `--integrator NAME`, e.g. "variational", "rk4-event"
-  std::string title;  ///< short label for the GUI
-  std::string help;   ///< one or two sentences: what it is, what it conserves, its source
-};
-
-struct SystemInfo {
-  std::string id;       ///< contract id, e.g. "particle-floor" (../shared/contracts.md)
-  std::string title;    ///< e.g. "Particle bouncing on a floor"
-  std::string source;   ///< paper and section, e.g. "004 §4.2, 000 §4.1"
-  std::string summary;  ///< a short paragraph for the GUI and `describe`
-  std::vector<ParameterSpec> parameters;
-  std::vector<ParameterSpec> initial;
-  std::vector<IntegratorInfo> integrators;  ///< the first is the default
-  std::vector<std::string> constraints;     ///< names of the unilateral constraints g_j >= 0
-  double defaultH = 0.01;           ///< s
-  double defaultTEnd = 10.0;        ///< s
-  double defaultTolerance = 1e-14;  ///< solver tolerance (root finding / Newton), dimensionless
-};
 
 struct IntegratorSettings {
   std::string name;        ///< one of SystemInfo::integrators
@@ -158,6 +139,31 @@ struct CreateResult {
   std::string error;
 };
 
+/// An integrator a system offers, e.g. "variational" (the default, first in the list), and the
+/// factory that builds a run with it.
+struct IntegratorInfo {
+  std::string name;   ///< id accepted by `--integrator NAME`, e.g. "variational", "rk4-event"
+  std::string title;  ///< short label for the GUI
+  std::string help;   ///< one or two sentences: what it is, what it conserves, its source
+  /// Builds a run of a scenario that passed validateScenario() and names this integrator: the
+  /// system-specific checks (admissible set, ...) and the simulation at its initial state.
+  std::function<CreateResult(const Scenario&)> create;
+};
+
+struct SystemInfo {
+  std::string id;       ///< contract id, e.g. "particle-floor" (../shared/contracts.md)
+  std::string title;    ///< e.g. "Particle bouncing on a floor"
+  std::string source;   ///< paper and section, e.g. "004 §4.2, 000 §4.1"
+  std::string summary;  ///< a short paragraph for the GUI and `describe`
+  std::vector<ParameterSpec> parameters;
+  std::vector<ParameterSpec> initial;
+  std::vector<IntegratorInfo> integrators;  ///< the first is the default
+  std::vector<std::string> constraints;     ///< names of the unilateral constraints g_j >= 0
+  double defaultH = 0.01;           ///< s
+  double defaultTEnd = 10.0;        ///< s
+  double defaultTolerance = 1e-14;  ///< solver tolerance (root finding / Newton), dimensionless
+};
+
 /// The single description of one example system. Stateless; one instance per system lives in
 /// the registry for the lifetime of the program.
 class SystemDescription {
@@ -168,10 +174,27 @@ class SystemDescription {
   /// What the system looks like for the given parameter values (aligned with info().parameters).
   virtual SceneSpec scene(std::span<const double> parameters) const = 0;
 
-  /// Builds a simulation at its initial state. Called by createSimulation() after the generic
-  /// checks (sizes, finiteness, ranges, h, tolerance, integrator name); implementations add the
-  /// system-specific ones (admissible set, constraint-compatible initial velocities, ...).
-  virtual CreateResult create(const Scenario& scenario) const = 0;
+  /// Builds a simulation at its initial state through the factory of the scenario's integrator
+  /// (IntegratorInfo::create). Called by createSimulation() after the generic checks (sizes,
+  /// finiteness, ranges, h, tolerance, integrator name); the factory adds the system-specific
+  /// ones (admissible set, constraint-compatible initial velocities, ...).
+  CreateResult create(const Scenario& scenario) const;
+
+  /// The names of the parameters and initial conditions as the system's code reads them, in
+  /// order (NameList); the registry checks them against info()'s spec lists.
+  std::span<const std::string_view> parameterNames() const { return parameterNames_; }
+  std::span<const std::string_view> initialNames() const { return initialNames_; }
+
+ protected:
+  /// Declares the names the system's code reads (static NameLists). Call in the constructor.
+  void readsNames(std::span<const std::string_view> parameters,
+                  std::span<const std::string_view> initial) {
+    parameterNames_ = parameters;
+    initialNames_ = initial;
+  }
+
+ private:
+  std::span<const std::string_view> parameterNames_, initialNames_;
 };
 
 }  // namespace ricochet

@@ -15,16 +15,16 @@ namespace {
 using Engine = LdapVci<PendulumCylinderModel>;
 using Vec = PendulumCylinderModel::Vec;
 
-enum Param { kM, kG, kL, kR };
-enum Initial { kTheta0, kPhi0, kThetaDot0 };
+constexpr NameList kParams{"m", "g", "l", "R"};
+constexpr NameList kInitial{"theta0", "phi0", "thetadot0"};
 
 PendulumCylinderModel modelFrom(std::span<const double> p) {
   PendulumCylinderModel model;
-  model.m = p[kM];
-  model.g = p[kG];
-  model.l = p[kL];
-  model.R = p[kR];
-  model.lengthScale = p[kL];
+  model.m = p[kParams("m")];
+  model.g = p[kParams("g")];
+  model.l = p[kParams("l")];
+  model.R = p[kParams("R")];
+  model.lengthScale = model.l;
   return model;
 }
 
@@ -60,9 +60,50 @@ class PendulumSimulation final : public EngineSimulation<Engine> {
   }
 };
 
+/// The factory of both schemes: the rectangle scheme starts with P000's forward conversion, the
+/// midpoint one with the Legendre transform.
+CreateResult createPendulum(const Scenario& sc, Discretisation discretisation) {
+  const PendulumCylinderModel model = modelFrom(sc.parameters);
+  const std::span<const double> ic(sc.initial);
+  const Vec q0(ic[kInitial("theta0")], ic[kInitial("phi0")]);
+  for (int j = 0; j < PendulumCylinderModel::kGaps; ++j) {
+    const double gj = model.gap(j, q0);
+    if (gj < 0.0) {
+      return {nullptr, "initial condition outside the admissible set: gap '" +
+                           std::string(PendulumCylinderModel::gapName(j)) + "' = " +
+                           formatNumber(gj) + " < 0 (l |sin theta0| must be <= R)"};
+    }
+  }
+  const double thetaDot = ic[kInitial("thetadot0")];
+  const Vec v0(thetaDot, PendulumCylinderModel::f(q0[0]) * thetaDot);  // v(0) in Delta(q(0))
+  LdapOptions opt;
+  opt.tolerance = sc.integrator.tolerance;
+  opt.discretisation = discretisation;
+  const double h = sc.integrator.h;
+  // Midpoint: the Legendre transform. Rectangle: the forward conversion (spec §3.6), so the first
+  // step goes to q(0) + h v(0) exactly.
+  const Vec p0 = discretisation == Discretisation::Midpoint
+                     ? legendreInitialMomentum(model, q0, v0)
+                     : forwardInitialMomentum(
+                           DiscreteLagrangian<PendulumCylinderModel>(model, discretisation), q0,
+                           v0, h);
+  Engine engine(model, h, opt);
+  const Engine::State start = engine.initialState(q0, p0);
+  if (!start.last.ok) {
+    return {nullptr, "could not start the pendulum at theta0 = " + formatNumber(q0[0]) +
+                         " rad: the initial regular solve failed"};
+  }
+  std::vector<std::string> cols = {"q.theta",   "q.phi",         "p.theta",    "p.phi",
+                                   "mom.pphi",  "mom.invariant", "e.discrete", "con.omega",
+                                   "con.gap"};
+  return {std::make_unique<PendulumSimulation>(std::move(engine), start, 0.0, std::move(cols)),
+          {}};
+}
+
 class PendulumCylinderSystem final : public SystemDescription {
  public:
   PendulumCylinderSystem() {
+    readsNames(kParams.view(), kInitial.view());
     info_.id = "pendulum-cylinder";
     info_.title = "Nonholonomic spherical pendulum inside a cylinder";
     info_.source = "000 §4.3";
@@ -93,10 +134,12 @@ class PendulumCylinderSystem final : public SystemDescription {
         {"variational", "LDAP VCI, rectangle (P000)",
          "P000's (+) discrete Lagrange-d'Alembert-Pontryagin collision integrator with the "
          "rectangle retraction R_q(v) = q + h v, as in the paper: first order; the energy stays "
-         "close but creeps upward (P000 Fig. 4)."},
+         "close but creeps upward (P000 Fig. 4).",
+         [](const Scenario& sc) { return createPendulum(sc, Discretisation::Rectangle); }},
         {"variational-midpoint", "LDAP VCI, midpoint",
          "The same collision integrator with the symmetric midpoint discrete Lagrangian and "
-         "constraint (spec §4.4 proposal): second order and time-symmetric."},
+         "constraint (spec §4.4 proposal): second order and time-symmetric.",
+         [](const Scenario& sc) { return createPendulum(sc, Discretisation::Midpoint); }},
     };
     info_.constraints = {"cylinder+", "cylinder-"};
     info_.defaultH = 1e-3;
@@ -107,7 +150,7 @@ class PendulumCylinderSystem final : public SystemDescription {
   const SystemInfo& info() const override { return info_; }
 
   SceneSpec scene(std::span<const double> parameters) const override {
-    const double l = parameters[kL], R = parameters[kR];
+    const double l = parameters[kParams("l")], R = parameters[kParams("R")];
     SceneSpec s;
     s.view = ViewKind::Spatial;
     // Parts are built in place (moving a BodyPart temporary trips GCC 12's -Wmaybe-uninitialized
@@ -131,45 +174,6 @@ class PendulumCylinderSystem final : public SystemDescription {
     s.trackedBody = 0;
     s.characteristicLength = l;
     return s;
-  }
-
-  CreateResult create(const Scenario& sc) const override {
-    const PendulumCylinderModel model = modelFrom(sc.parameters);
-    const Vec q0(sc.initial[kTheta0], sc.initial[kPhi0]);
-    for (int j = 0; j < PendulumCylinderModel::kGaps; ++j) {
-      const double gj = model.gap(j, q0);
-      if (gj < 0.0) {
-        return {nullptr, "initial condition outside the admissible set: gap '" +
-                             std::string(PendulumCylinderModel::gapName(j)) + "' = " +
-                             formatNumber(gj) + " < 0 (l |sin theta0| must be <= R)"};
-      }
-    }
-    const double thetaDot = sc.initial[kThetaDot0];
-    const Vec v0(thetaDot, PendulumCylinderModel::f(q0[0]) * thetaDot);  // v(0) in Delta(q(0))
-    LdapOptions opt;
-    opt.tolerance = sc.integrator.tolerance;
-    const double h = sc.integrator.h;
-    Vec p0;
-    if (sc.integrator.name == "variational-midpoint") {
-      opt.discretisation = Discretisation::Midpoint;
-      p0 = legendreInitialMomentum(model, q0, v0);
-    } else {
-      opt.discretisation = Discretisation::Rectangle;
-      // Forward conversion (spec §3.6): the first step goes to q(0) + h v(0) exactly.
-      p0 = forwardInitialMomentum(DiscreteLagrangian<PendulumCylinderModel>(model, opt.discretisation),
-                                  q0, v0, h);
-    }
-    Engine engine(model, h, opt);
-    const Engine::State start = engine.initialState(q0, p0);
-    if (!start.last.ok) {
-      return {nullptr, "could not start the pendulum at theta0 = " + formatNumber(q0[0]) +
-                           " rad: the initial regular solve failed"};
-    }
-    std::vector<std::string> cols = {"q.theta",   "q.phi",         "p.theta",    "p.phi",
-                                     "mom.pphi",  "mom.invariant", "e.discrete", "con.omega",
-                                     "con.gap"};
-    return {std::make_unique<PendulumSimulation>(std::move(engine), start, 0.0, std::move(cols)),
-            {}};
   }
 
  private:

@@ -14,23 +14,86 @@
 namespace ricochet::nonholonomic {
 namespace {
 
-enum Param { kM, kRadius, kI, kJ, kObstacleSize };
-enum Initial { kX0, kY0, kTheta0, kPhi0, kU0, kW0 };
+constexpr NameList kWallParams{"m", "R", "I", "J", "yw"};
+constexpr NameList kTableParams{"m", "R", "I", "J", "a"};
+constexpr NameList kInitial{"x0", "y0", "theta0", "phi0", "u0", "w0"};
+
+template <DiskObstacle O>
+constexpr const auto& params() {
+  if constexpr (O == DiskObstacle::Wall) return kWallParams;
+  else return kTableParams;
+}
 
 template <DiskObstacle O>
 RollingDiskModel<O> modelFrom(std::span<const double> p) {
+  constexpr const auto& k = params<O>();
   RollingDiskModel<O> model;
-  model.m = p[kM];
-  model.R = p[kRadius];
-  model.I = p[kI];
-  model.J = p[kJ];
+  model.m = p[k("m")];
+  model.R = p[k("R")];
+  model.I = p[k("I")];
+  model.J = p[k("J")];
   if constexpr (O == DiskObstacle::Wall) {
-    model.yw = p[kObstacleSize];
+    model.yw = p[k("yw")];
   } else {
-    model.a = p[kObstacleSize];
+    model.a = p[k("a")];
   }
-  model.lengthScale = p[kRadius];
+  model.lengthScale = model.R;
   return model;
+}
+
+/// Where a disk run starts: the model, the initial node and rolling and turning rates, and the
+/// solver options of the scenario.
+template <DiskObstacle O>
+struct DiskStart {
+  RollingDiskModel<O> model;
+  Eigen::Vector4d q0 = Eigen::Vector4d::Zero();
+  double u0 = 0.0, w0 = 0.0, h = 0.01;
+  LdapOptions options;
+};
+
+/// The scenario's start, or the admissibility message.
+template <DiskObstacle O>
+std::string diskStart(const Scenario& sc, DiskStart<O>& s) {
+  using Model = RollingDiskModel<O>;
+  const std::span<const double> ic(sc.initial);
+  s.model = modelFrom<O>(sc.parameters);
+  s.q0 = Eigen::Vector4d(ic[kInitial("x0")], ic[kInitial("y0")], ic[kInitial("theta0")],
+                         ic[kInitial("phi0")]);
+  for (int j = 0; j < Model::kGaps; ++j) {
+    const double gj = s.model.gap(j, s.q0);
+    if (gj < 0.0) {
+      return "initial condition outside the admissible set: gap '" +
+             std::string(Model::gapName(j)) + "' = " + formatNumber(gj) + " < 0" +
+             (O == DiskObstacle::Wall ? " (y0 + R |sin phi0| must be <= yw)"
+                                      : " (both footprint end points must lie on the table)");
+    }
+  }
+  s.u0 = ic[kInitial("u0")];
+  s.w0 = ic[kInitial("w0")];
+  s.h = sc.integrator.h;
+  s.options.discretisation = Discretisation::Midpoint;
+  s.options.tolerance = sc.integrator.tolerance;
+  return {};
+}
+
+/// Initial states of the three engines for a start.
+template <DiskObstacle O>
+typename LdapVci<RollingDiskModel<O>>::State initialState(const LdapVci<RollingDiskModel<O>>& e,
+                                                          const DiskStart<O>& s) {
+  const auto& m = s.model;
+  return e.initialState(s.q0, m.initialMomentum(s.q0, s.u0, s.w0, s.h),
+                        m.chordVelocity(s.q0[3] - s.h * s.w0, s.u0, s.w0, s.h), s.h);
+}
+template <DiskObstacle O>
+typename ReducedDiskVci<RollingDiskModel<O>>::State initialState(
+    const ReducedDiskVci<RollingDiskModel<O>>& e, const DiskStart<O>& s) {
+  return e.initialState(s.q0, s.u0, s.w0);
+}
+template <DiskObstacle O>
+typename Dla002<RollingDiskModel<O>>::State initialState(const Dla002<RollingDiskModel<O>>& e,
+                                                         const DiskStart<O>& s) {
+  // Two points on the constraint.
+  return e.initialState(s.model.previousNode(s.q0, s.u0, s.w0, s.h), s.q0, s.h);
 }
 
 /// Pose of the disk: centre (x, y, R); body z = axle (-sin phi, cos phi, 0), body y = heading,
@@ -85,6 +148,29 @@ class DiskSimulation final : public EngineSimulation<Engine> {
   }
 };
 
+const std::vector<std::string>& diskColumns(DiskObstacle o) {
+  static const std::vector<std::string> wall = {
+      "q.x", "q.y", "q.theta", "q.phi", "p.x", "p.y", "p.theta", "p.phi", "mom.u", "mom.w",
+      "mom.tangential", "e.discrete", "con.x", "con.y", "con.gap"};
+  static const std::vector<std::string> table = {
+      "q.x", "q.y", "q.theta", "q.phi", "p.x", "p.y", "p.theta", "p.phi", "mom.u", "mom.w",
+      "mom.Lz", "e.discrete", "con.x", "con.y", "con.gap"};
+  return o == DiskObstacle::Wall ? wall : table;
+}
+
+/// The factory of one engine: the shared start, then the engine at its initial state.
+template <template <class> class EngineT, DiskObstacle O>
+CreateResult createDisk(const Scenario& sc) {
+  using Engine = EngineT<RollingDiskModel<O>>;
+  DiskStart<O> s;
+  if (std::string e = diskStart<O>(sc, s); !e.empty()) return {nullptr, std::move(e)};
+  Engine engine(s.model, s.h, s.options);
+  const auto state = initialState<O>(engine, s);
+  return {std::make_unique<DiskSimulation<Engine, O>>(std::move(engine), state, 0.0,
+                                                      diskColumns(O)),
+          {}};
+}
+
 template <DiskObstacle O>
 class DiskSystem final : public SystemDescription {
  public:
@@ -92,6 +178,7 @@ class DiskSystem final : public SystemDescription {
   using Vec = typename Model::Vec;
 
   DiskSystem() {
+    readsNames(params<O>().view(), kInitial.view());
     const double pi = std::numbers::pi;
     const bool wall = O == DiskObstacle::Wall;
     info_.id = wall ? "disk-wall" : "disk-table";
@@ -142,16 +229,19 @@ class DiskSystem final : public SystemDescription {
          "P000's discrete Lagrange-d'Alembert-Pontryagin collision integrator with the midpoint "
          "discrete constraint and the exact discrete energy balance at the impact point (spec "
          "§5; near grazing the exact reflection): u and w exact between impacts, bounded O(h^2) "
-         "energy kicks at impacts."},
+         "energy kicks at impacts.",
+         createDisk<LdapVci, O>},
         {"reduced", "Reduced (Chaplygin) VCI",
          "Integrates the reduced velocities (u, w), constant in flight, reconstructs (x, y) with "
          "the midpoint chord, finds the impact time by root finding and applies the reduced "
-         "elastic reflection: energy conserved to round-off (spec §5)."},
+         "elastic reflection: energy conserved to round-off (spec §5).",
+         createDisk<ReducedDiskVci, O>},
         {"dla-002", "DLA of P002, as printed",
          "P002's discrete Lagrange-d'Alembert scheme with impacts as printed: position-only "
          "two-step recursion, impacts detected at inadmissible nodes only, impact equations (5) "
          "solved monolithically with the energy equality and the jump in -N_C + D°. At a nearly "
-         "tangent contact the energy equality has no rebound root and the run stops."},
+         "tangent contact the energy equality has no rebound root and the run stops.",
+         createDisk<Dla002, O>},
     };
     info_.constraints = wall ? std::vector<std::string>{"wall-front", "wall-back"}
                              : std::vector<std::string>{"rim+", "rim-"};
@@ -163,7 +253,14 @@ class DiskSystem final : public SystemDescription {
   const SystemInfo& info() const override { return info_; }
 
   SceneSpec scene(std::span<const double> parameters) const override {
-    const double R = parameters[kRadius], size = parameters[kObstacleSize];
+    constexpr const auto& k = params<O>();
+    const double R = parameters[k("R")];
+    double size = 0.0;  // wall position or table radius
+    if constexpr (O == DiskObstacle::Wall) {
+      size = parameters[k("yw")];
+    } else {
+      size = parameters[k("a")];
+    }
     SceneSpec s;
     s.view = ViewKind::Spatial;
     // Built in place (moving a BodyPart temporary trips GCC 12's -Wmaybe-uninitialized on the
@@ -205,53 +302,6 @@ class DiskSystem final : public SystemDescription {
     }
     s.trackedBody = 0;
     return s;
-  }
-
-  CreateResult create(const Scenario& sc) const override {
-    const Model model = modelFrom<O>(sc.parameters);
-    const std::span<const double> ic(sc.initial);
-    const Vec q0(ic[kX0], ic[kY0], ic[kTheta0], ic[kPhi0]);
-    for (int j = 0; j < Model::kGaps; ++j) {
-      const double gj = model.gap(j, q0);
-      if (gj < 0.0) {
-        return {nullptr, "initial condition outside the admissible set: gap '" +
-                             std::string(Model::gapName(j)) + "' = " + formatNumber(gj) +
-                             " < 0" +
-                             (O == DiskObstacle::Wall
-                                  ? " (y0 + R |sin phi0| must be <= yw)"
-                                  : " (both footprint end points must lie on the table)")};
-      }
-    }
-    const double h = sc.integrator.h, u0 = ic[kU0], w0 = ic[kW0];
-    LdapOptions opt;
-    opt.discretisation = Discretisation::Midpoint;
-    opt.tolerance = sc.integrator.tolerance;
-    std::vector<std::string> cols = {"q.x",   "q.y",   "q.theta", "q.phi",      "p.x",
-                                     "p.y",   "p.theta", "p.phi", "mom.u",      "mom.w",
-                                     O == DiskObstacle::Wall ? "mom.tangential" : "mom.Lz",
-                                     "e.discrete", "con.x", "con.y", "con.gap"};
-    const std::string& name = sc.integrator.name;
-    if (name == "reduced") {
-      ReducedDiskVci<Model> engine(model, h, opt);
-      const auto start = engine.initialState(q0, u0, w0);
-      return {std::make_unique<DiskSimulation<ReducedDiskVci<Model>, O>>(std::move(engine), start,
-                                                                         0.0, std::move(cols)),
-              {}};
-    }
-    if (name == "dla-002") {
-      Dla002<Model> engine(model, h, opt);
-      // Two points on the constraint.
-      const auto start = engine.initialState(model.previousNode(q0, u0, w0, h), q0, h);
-      return {std::make_unique<DiskSimulation<Dla002<Model>, O>>(std::move(engine), start, 0.0,
-                                                                 std::move(cols)),
-              {}};
-    }
-    LdapVci<Model> engine(model, h, opt);
-    const auto start = engine.initialState(q0, model.initialMomentum(q0, u0, w0, h),
-                                           model.chordVelocity(q0[3] - h * w0, u0, w0, h), h);
-    return {std::make_unique<DiskSimulation<LdapVci<Model>, O>>(std::move(engine), start, 0.0,
-                                                                std::move(cols)),
-            {}};
   }
 
  private:

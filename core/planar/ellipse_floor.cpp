@@ -10,9 +10,55 @@ namespace {
 
 using Model = EllipseFloorModel<>;
 
+constexpr NameList kParams{"m", "g", "a", "b"};
+// P000's order (theta, x, y) for q(0) and v(0); converted to (x, y, theta) in start().
+constexpr NameList kInitial{"theta0", "x0", "y0", "omega0", "vx0", "vy0"};
+
+PlanarStart<Model> start(const Scenario& sc) {
+  const std::span<const double> p(sc.parameters), ic(sc.initial);
+  const double m = p[kParams("m")];
+  PlanarStart<Model> s;
+  Model& model = s.model;
+  model.potentialTerm = UniformGravity{m, p[kParams("g")]};
+  model.a = p[kParams("a")];
+  model.b = p[kParams("b")];
+  model.massDiagonal = Model::Vec(m, m, m * (model.a * model.a + model.b * model.b) / 4.0);
+  model.lengthScale = std::max(model.a, model.b);
+  // P2: P000's (theta, x, y) -> internal (x, y, theta).
+  s.q0 = Model::Vec(ic[kInitial("x0")], ic[kInitial("y0")], ic[kInitial("theta0")]);
+  s.qdot0 = Model::Vec(ic[kInitial("vx0")], ic[kInitial("vy0")], ic[kInitial("omega0")]);
+  s.where = "y0 = " + formatNumber(s.q0[1]) + ", theta0 = " + formatNumber(s.q0[2]);
+  return s;
+}
+
+/// P000's own scheme on the ellipse (ellipse_ldap.hpp), in the consistent or the literal reading.
+CreateResult createLdap(const Scenario& sc, nonholonomic::ImpactReading reading) {
+  const PlanarStart<Model> s = start(sc);
+  nonholonomic::EllipseLdapSetup setup;
+  setup.model.m = s.model.massDiagonal[0];
+  setup.model.g = s.model.potentialTerm.g;
+  setup.model.a = s.model.a;
+  setup.model.b = s.model.b;
+  setup.model.lengthScale = s.model.lengthScale;
+  setup.q0 = s.q0;
+  setup.v0 = s.qdot0;
+  setup.h = sc.integrator.h;
+  setup.tolerance = sc.integrator.tolerance;
+  setup.reading = reading;
+  setup.projectionVariant = 0;  // P000's pi_S (spec §4.3)
+  // Node 0 = (q(0), M v(0)) at t = 0, as for "variational", so all the integrators start from the
+  // same discrete state and their traces line up in time.
+  setup.conversion = nonholonomic::InitialConversion::Legendre;
+  std::string error;
+  std::unique_ptr<Simulation> sim = nonholonomic::createEllipseLdapSimulation(setup, &error);
+  if (!sim) return {nullptr, error + " at " + s.where};
+  return {std::move(sim), {}};
+}
+
 class EllipseFloor final : public SystemDescription {
  public:
   EllipseFloor() {
+    readsNames(kParams.view(), kInitial.view());
     info_.id = "ellipse-floor";
     info_.title = "Rotating ellipse on a floor";
     info_.source = "000 §4.2";
@@ -30,7 +76,7 @@ class EllipseFloor final : public SystemDescription {
         {"b", "m", 0.5, 0.0, kUnbounded, true, false,
          "Semi-axis along the body y axis; I = m (a^2 + b^2)/4 is derived (uniform plate)."},
     };
-    // P000's order (theta, x, y) for q(0) and v(0); converted to (x, y, theta) in create().
+    // P000's order (theta, x, y); kInitial reads them in this order.
     info_.initial = {
         {"theta0", "rad", std::numbers::pi / 2.0, -kUnbounded, kUnbounded, false, false,
          "Initial angle of the a axis from the horizontal (P000: pi/2, a vertical)."},
@@ -42,7 +88,7 @@ class EllipseFloor final : public SystemDescription {
         {"vx0", "m/s", 2.0, -kUnbounded, kUnbounded, false, false, "Initial horizontal velocity."},
         {"vy0", "m/s", 0.0, -kUnbounded, kUnbounded, false, false, "Initial vertical velocity."},
     };
-    info_.integrators = planarIntegrators();
+    info_.integrators = planarIntegrators<Model>(start);
     // P000's own scheme. Without velocity constraints its consistent reading is FMOW's scheme
     // with the midpoint discrete Lagrangian (= (71) for linear V; spec §3.2, test U6); the
     // literal reading of P000's (I8) ("paper mode", spec §3.3) reproduces P000's figures.
@@ -50,14 +96,16 @@ class EllipseFloor final : public SystemDescription {
         {"ldap", "LDAP collision integrator (P000, consistent reading)",
          "P000's discrete Lagrange-d'Alembert-Pontryagin collision integrator (Algorithm 1) with "
          "the impact equation read consistently (spec §3.3): the same trajectory as FMOW's, "
-         "computed by P000's solves. P000 2024 §3-§4."});
+         "computed by P000's solves. P000 2024 §3-§4.",
+         [](const Scenario& sc) { return createLdap(sc, nonholonomic::ImpactReading::Consistent); }});
     info_.integrators.push_back(
         {"ldap-paper", "LDAP, P000's literal impact equation (paper mode)",
          "P000's Algorithm 1 with its impact equation (I8) as printed, closed by least squares "
          "with P000's projection pi_S. Energy is still balanced, but the phi' p_y part of the "
          "incoming momentum is lost from the tangential balance, so the rebound direction and the "
          "impact sequence differ from the physical ones: 1 impact in [0, 2] s and about 18 in "
-         "25 s, as in P000's Figures 1-2 (correct physics gives 2 and about 25; spec §4.3)."});
+         "25 s, as in P000's Figures 1-2 (correct physics gives 2 and about 25; spec §4.3).",
+         [](const Scenario& sc) { return createLdap(sc, nonholonomic::ImpactReading::Paper); }});
     info_.constraints = {"floor"};
     info_.defaultH = 0.01;
     info_.defaultTEnd = 25.0;
@@ -67,7 +115,7 @@ class EllipseFloor final : public SystemDescription {
   const SystemInfo& info() const override { return info_; }
 
   SceneSpec scene(std::span<const double> parameters) const override {
-    const double a = parameters[2], b = parameters[3];
+    const double a = parameters[kParams("a")], b = parameters[kParams("b")];
     PrismShape ellipse;
     constexpr int kPoints = 96;
     for (int i = 0; i < kPoints; ++i) {
@@ -87,46 +135,6 @@ class EllipseFloor final : public SystemDescription {
     s.obstacles.push_back(floor);
     s.characteristicLength = std::max(a, b);
     return s;
-  }
-
-  CreateResult create(const Scenario& sc) const override {
-    const double m = sc.parameters[0], g = sc.parameters[1];
-    Model model;
-    model.potentialTerm = UniformGravity{m, g};
-    model.a = sc.parameters[2];
-    model.b = sc.parameters[3];
-    model.massDiagonal = Model::Vec(m, m, m * (model.a * model.a + model.b * model.b) / 4.0);
-    model.lengthScale = std::max(model.a, model.b);
-    // P2: P000's (theta, x, y) -> internal (x, y, theta).
-    const Model::Vec q0(sc.initial[1], sc.initial[2], sc.initial[0]);
-    const Model::Vec v0(sc.initial[4], sc.initial[5], sc.initial[3]);
-    if (sc.integrator.name == "ldap" || sc.integrator.name == "ldap-paper") {
-      nonholonomic::EllipseLdapSetup setup;
-      setup.model.m = m;
-      setup.model.g = g;
-      setup.model.a = model.a;
-      setup.model.b = model.b;
-      setup.model.lengthScale = model.lengthScale;
-      setup.q0 = q0;
-      setup.v0 = v0;
-      setup.h = sc.integrator.h;
-      setup.tolerance = sc.integrator.tolerance;
-      setup.reading = sc.integrator.name == "ldap" ? nonholonomic::ImpactReading::Consistent
-                                                   : nonholonomic::ImpactReading::Paper;
-      setup.projectionVariant = 0;  // P000's pi_S (spec §4.3)
-      // Node 0 = (q(0), M v(0)) at t = 0, as for "variational", so all three integrators start
-      // from the same discrete state and their traces line up in time.
-      setup.conversion = nonholonomic::InitialConversion::Legendre;
-      std::string error;
-      std::unique_ptr<Simulation> sim = nonholonomic::createEllipseLdapSimulation(setup, &error);
-      if (!sim) {
-        return {nullptr, error + " at y0 = " + formatNumber(q0[1]) + ", theta0 = " +
-                             formatNumber(q0[2])};
-      }
-      return {std::move(sim), {}};
-    }
-    return createPlanar(model, q0, v0, sc,
-                        "y0 = " + formatNumber(q0[1]) + ", theta0 = " + formatNumber(q0[2]));
   }
 
  private:

@@ -62,6 +62,7 @@ class FmowIntegrator {
   using Point = impact::PhasePoint<Vec>;
   using Impact = impact::Impact<Point>;
   using Report = impact::StepReport<Impact>;
+  using Options = FmowOptions;
 
   /// The drift S(s tau; q, p) as a path in s in [0, 1]: q(s) = q + s (a + s b) with
   /// a = tau M^-1 p, b = -(tau^2/2) M^-1 grad V(q) (first line of (V)).

@@ -8,9 +8,26 @@ namespace {
 
 using Model = ParticleFloorModel<>;
 
+constexpr NameList kParams{"m", "g"};
+constexpr NameList kInitial{"x0", "y0", "vx0", "vy0"};
+
+PlanarStart<Model> start(const Scenario& sc) {
+  const std::span<const double> p(sc.parameters), ic(sc.initial);
+  PlanarStart<Model> s;
+  const double m = p[kParams("m")];
+  s.model.potentialTerm = UniformGravity{m, p[kParams("g")]};
+  s.model.massDiagonal = Model::Vec(m, m);
+  s.model.lengthScale = 1.0;
+  s.q0 = Model::Vec(ic[kInitial("x0")], ic[kInitial("y0")]);
+  s.qdot0 = Model::Vec(ic[kInitial("vx0")], ic[kInitial("vy0")]);
+  s.where = "y0 = " + formatNumber(s.q0[1]);
+  return s;
+}
+
 class ParticleFloor final : public SystemDescription {
  public:
   ParticleFloor() {
+    readsNames(kParams.view(), kInitial.view());
     info_.id = "particle-floor";
     info_.title = "Particle bouncing on a floor";
     info_.source = "004 §4.2, 000 §4.1";
@@ -30,7 +47,7 @@ class ParticleFloor final : public SystemDescription {
         {"vx0", "m/s", -2.0, -kUnbounded, kUnbounded, false, false, "Initial horizontal velocity."},
         {"vy0", "m/s", 0.0, -kUnbounded, kUnbounded, false, false, "Initial vertical velocity."},
     };
-    info_.integrators = planarIntegrators();
+    info_.integrators = planarIntegrators<Model>(start);
     info_.constraints = {"floor"};
     info_.defaultH = 0.01;
     info_.defaultTEnd = 20.0;
@@ -52,17 +69,6 @@ class ParticleFloor final : public SystemDescription {
     s.obstacles.push_back(floor);
     s.characteristicLength = 1.0;
     return s;
-  }
-
-  CreateResult create(const Scenario& sc) const override {
-    const double m = sc.parameters[0], g = sc.parameters[1];
-    Model model;
-    model.potentialTerm = UniformGravity{m, g};
-    model.massDiagonal = Model::Vec(m, m);
-    model.lengthScale = 1.0;
-    const Model::Vec q0(sc.initial[0], sc.initial[1]);
-    const Model::Vec v0(sc.initial[2], sc.initial[3]);
-    return createPlanar(model, q0, v0, sc, "y0 = " + formatNumber(q0[1]));
   }
 
  private:

@@ -21,21 +21,6 @@
 
 namespace ricochet::planar {
 
-/// The two integrators every planar system offers, "variational" first (the default).
-inline std::vector<IntegratorInfo> planarIntegrators() {
-  return {
-      {"variational", "Variational collision integrator (FMOW)",
-       "Velocity Verlet (trapezoid discrete Lagrangian, FMOW (71)) with variational impacts: the "
-       "impact time is an unknown, the impact point lies on the boundary, the discrete energy is "
-       "equal on both sides of every impact (near grazing: the exact reflection) and p_x is "
-       "conserved exactly; the energy stays in a bounded O(h^2) band. FMOW 2003 §3-§4."},
-      {"rk4-event", "RK4 with event location (baseline)",
-       "Classical 4th-order Runge-Kutta, first gap crossing located by Brent along the step, "
-       "elastic reflection at the event. Not symplectic: its energy drifts for nonlinear forces "
-       "(with uniform gravity its flight is exact)."},
-  };
-}
-
 /// A planar run: the node state of a PlanarModel advanced by a stepper (FmowIntegrator or
 /// Rk4EventIntegrator) through the shared StepperSimulation, with the planar trace columns and
 /// the body's pose.
@@ -98,41 +83,59 @@ class PlanarSimulation final : public impact::StepperSimulation<Integrator> {
   std::vector<std::string> columns_;
 };
 
-/// The shared create() path of the planar systems. The initial state is (q0, qdot0) at t = 0;
-/// following FMOW (no conversion printed, spec §3.6/P4) the first node is (q0, p0 = M qdot0), so
-/// with uniform gravity the nodes sample the exact free flight until the first impact.
-/// `where` names the position initial conditions for the admissibility message.
+/// Where a planar run starts: the model, the initial state (q0, qdot0) at t = 0, and the position
+/// initial conditions as text, for the admissibility message.
 template <PlanarModel Model>
-CreateResult createPlanar(const Model& model, const typename Model::Vec& q0,
-                          const typename Model::Vec& qdot0, const Scenario& scenario,
-                          const std::string& where) {
+struct PlanarStart {
+  Model model;
+  typename Model::Vec q0 = Model::Vec::Zero();
+  typename Model::Vec qdot0 = Model::Vec::Zero();
+  std::string where;
+};
+
+/// The shared factory of the planar systems. Following FMOW (no conversion printed, spec
+/// §3.6/P4) the first node is (q0, p0 = M qdot0), so with uniform gravity the nodes sample the
+/// exact free flight until the first impact.
+template <class Integrator, PlanarModel Model>
+CreateResult createPlanar(const PlanarStart<Model>& start, const Scenario& scenario) {
+  const Model& model = start.model;
   typename Model::GapVec g;
-  model.gaps(q0, g);
+  model.gaps(start.q0, g);
   for (int j = 0; j < Model::kGaps; ++j) {
     if (!(g[j] >= 0.0)) {
       return {nullptr, "initial condition outside the admissible set: gap '" +
                            std::string(Model::gapName(j)) + "' = " + formatNumber(g[j]) +
-                           " m < 0 at " + where};
+                           " m < 0 at " + start.where};
     }
   }
-  const typename Model::Vec p0 = model.massDiagonal.cwiseProduct(qdot0);
-  const IntegratorSettings& in = scenario.integrator;
-  if (in.name == "variational") {
-    FmowOptions options;
-    options.tolerance = in.tolerance;
-    return {std::make_unique<PlanarSimulation<Model, FmowIntegrator<Model>>>(
-                FmowIntegrator<Model>(model, in.h, options), q0, p0),
-            {}};
-  }
-  if (in.name == "rk4-event") {
-    Rk4EventOptions options;
-    options.tolerance = in.tolerance;
-    return {std::make_unique<PlanarSimulation<Model, Rk4EventIntegrator<Model>>>(
-                Rk4EventIntegrator<Model>(model, in.h, options), q0, p0),
-            {}};
-  }
-  return {nullptr, "unknown integrator '" + in.name + "' for " + scenario.system +
-                       " (available: variational, rk4-event)"};
+  const typename Model::Vec p0 = model.massDiagonal.cwiseProduct(start.qdot0);
+  typename Integrator::Options options;
+  options.tolerance = scenario.integrator.tolerance;
+  return {std::make_unique<PlanarSimulation<Model, Integrator>>(
+              Integrator(model, scenario.integrator.h, options), start.q0, p0),
+          {}};
+}
+
+/// The two integrators every planar system offers, "variational" first (the default), with their
+/// factories over the system's `start` (its model and initial state for a scenario).
+template <PlanarModel Model>
+std::vector<IntegratorInfo> planarIntegrators(
+    std::function<PlanarStart<Model>(const Scenario&)> start) {
+  return {
+      {"variational", "Variational collision integrator (FMOW)",
+       "Velocity Verlet (trapezoid discrete Lagrangian, FMOW (71)) with variational impacts: the "
+       "impact time is an unknown, the impact point lies on the boundary, the discrete energy is "
+       "equal on both sides of every impact (near grazing: the exact reflection) and p_x is "
+       "conserved exactly; the energy stays in a bounded O(h^2) band. FMOW 2003 §3-§4.",
+       [start](const Scenario& sc) { return createPlanar<FmowIntegrator<Model>>(start(sc), sc); }},
+      {"rk4-event", "RK4 with event location (baseline)",
+       "Classical 4th-order Runge-Kutta, first gap crossing located by Brent along the step, "
+       "elastic reflection at the event. Not symplectic: its energy drifts for nonlinear forces "
+       "(with uniform gravity its flight is exact).",
+       [start](const Scenario& sc) {
+         return createPlanar<Rk4EventIntegrator<Model>>(start(sc), sc);
+       }},
+  };
 }
 
 }  // namespace ricochet::planar

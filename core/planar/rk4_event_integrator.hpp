@@ -40,6 +40,7 @@ class Rk4EventIntegrator {
   using Point = impact::PhasePoint<Vec>;
   using Impact = impact::Impact<Point>;
   using Report = impact::StepReport<Impact>;
+  using Options = Rk4EventOptions;
 
   /// The RK4 map with step s tau from (q, p), as a path in s in [0, 1].
   struct Path {

@@ -7,9 +7,27 @@ namespace {
 
 using Model = StarFloorModel<>;
 
+constexpr NameList kParams{"m", "L", "g"};
+constexpr NameList kInitial{"x0", "y0", "theta0", "vx0", "vy0", "omega0"};
+
+PlanarStart<Model> start(const Scenario& sc) {
+  const std::span<const double> p(sc.parameters), ic(sc.initial);
+  const double m = p[kParams("m")], L = p[kParams("L")];
+  PlanarStart<Model> s;
+  s.model.potentialTerm = UniformGravity{m, p[kParams("g")]};
+  s.model.massDiagonal = Model::Vec(m, m, Model::kInertiaFactor * m * L * L);
+  s.model.L = L;
+  s.model.lengthScale = L;
+  s.q0 = Model::Vec(ic[kInitial("x0")], ic[kInitial("y0")], ic[kInitial("theta0")]);
+  s.qdot0 = Model::Vec(ic[kInitial("vx0")], ic[kInitial("vy0")], ic[kInitial("omega0")]);
+  s.where = "y0 = " + formatNumber(s.q0[1]) + ", theta0 = " + formatNumber(s.q0[2]);
+  return s;
+}
+
 class StarFloor final : public SystemDescription {
  public:
   StarFloor() {
+    readsNames(kParams.view(), kInitial.view());
     info_.id = "star-floor";
     info_.title = "Four-point star on a floor";
     info_.source = "004 §4.3";
@@ -36,7 +54,7 @@ class StarFloor final : public SystemDescription {
         {"vy0", "m/s", 0.0, -kUnbounded, kUnbounded, false, false, "Initial vertical velocity."},
         {"omega0", "rad/s", 5.0, -kUnbounded, kUnbounded, false, false, "Initial angular velocity."},
     };
-    info_.integrators = planarIntegrators();
+    info_.integrators = planarIntegrators<Model>(start);
     info_.constraints = {"tip++", "tip+-", "tip-+", "tip--"};
     info_.defaultH = 0.005;
     info_.defaultTEnd = 30.0;
@@ -46,7 +64,7 @@ class StarFloor final : public SystemDescription {
   const SystemInfo& info() const override { return info_; }
 
   SceneSpec scene(std::span<const double> parameters) const override {
-    const double L = parameters[1];
+    const double L = parameters[kParams("L")];
     // Tips at the hull corners, inner vertices on the axes at r L: the uniform plate with this
     // outline has FMOW's I = 29/192 m L^2 (planar_systems.hpp), so what is drawn is what moves.
     const double t = 0.5 * L, r = starInnerVertexRatio() * L;
@@ -65,19 +83,6 @@ class StarFloor final : public SystemDescription {
     s.obstacles.push_back(floor);
     s.characteristicLength = L;
     return s;
-  }
-
-  CreateResult create(const Scenario& sc) const override {
-    const double m = sc.parameters[0], L = sc.parameters[1], g = sc.parameters[2];
-    Model model;
-    model.potentialTerm = UniformGravity{m, g};
-    model.massDiagonal = Model::Vec(m, m, Model::kInertiaFactor * m * L * L);
-    model.L = L;
-    model.lengthScale = L;
-    const Model::Vec q0(sc.initial[0], sc.initial[1], sc.initial[2]);
-    const Model::Vec v0(sc.initial[3], sc.initial[4], sc.initial[5]);
-    return createPlanar(model, q0, v0, sc,
-                        "y0 = " + formatNumber(q0[1]) + ", theta0 = " + formatNumber(q0[2]));
   }
 
  private:

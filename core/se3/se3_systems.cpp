@@ -31,7 +31,7 @@ ParameterSpec anyValue(std::string name, std::string unit, double value, std::st
 }
 
 // Initial conditions shared by the four cases (paper §7: x0 = (0,0,10), gamma0 = (2,2,10) with
-// m = 1, Pi0 = (4,-4,4), R0 = I). Order matters: makeSetup reads them by index.
+// m = 1, Pi0 = (4,-4,4), R0 = I). makeSetup reads them by name (kInitial).
 std::vector<ParameterSpec> initialSpecs() {
   return {
       anyValue("x0", "m", 0.0, "Initial centre-of-mass position, world x."),
@@ -60,19 +60,66 @@ ParameterSpec gravitySpec() {
                        "Gravitational acceleration, along -z in every case (also over the tilted plane)."};
 }
 
-constexpr const char* kBisectionIntegrator = "variational-bisection";
+// The names each case's code reads, in the order of its spec list (makeInfo).
+constexpr NameList kEllipsoidParams{"m", "g", "a", "b", "c"};
+constexpr NameList kTiltedParams{"m", "g", "a", "b", "c", "tilt"};
+constexpr NameList kUnionParams{"m",  "g",  "a1", "b1", "c1", "a2", "b2",
+                                "c2", "d1", "d2", "cx", "J1", "J2", "J3"};
+constexpr NameList kCubeParams{"m", "g", "s", "epsilon"};
+constexpr NameList kInitial{"x0",    "y0",    "z0",    "vx0", "vy0", "vz0",
+                            "Pi1_0", "Pi2_0", "Pi3_0", "rx0", "ry0", "rz0"};
+// Every case lists its mass and gravity first, so they are read the same way in all of them.
+constexpr NameList kCommon{"m", "g"};
+static_assert(kEllipsoidParams("g") == kCommon("g") && kTiltedParams("g") == kCommon("g") &&
+              kUnionParams("g") == kCommon("g") && kCubeParams("g") == kCommon("g"));
+// The tilted case is the ellipsoid's list plus the tilt.
+static_assert(kTiltedParams("c") == kEllipsoidParams("c"));
+
+std::span<const std::string_view> namesOf(Kind kind) {
+  switch (kind) {
+    case Kind::Ellipsoid: return kEllipsoidParams.view();
+    case Kind::TiltedEllipsoid: return kTiltedParams.view();
+    case Kind::Union: return kUnionParams.view();
+    case Kind::Cube: return kCubeParams.view();
+  }
+  return {};
+}
+
+/// The two ways of locating the impact time: the integrator's id, its description and the root
+/// finder. One table for the integrator list, the factories and makeSetup().
+struct ImpactTimeIntegrator {
+  const char* name;
+  const char* title;
+  const char* help;
+  ImpactTimeSolver solver;
+};
+constexpr ImpactTimeIntegrator kIntegrators[] = {
+    {"variational", "LGVCI on SE(3)",
+     "Lie group variational collision integrator (Tran & Leok, paper 003, Algorithm 5.2): "
+     "Cayley LGVI away from impacts (symplectic, conserves R Pi and, to round-off, energy), "
+     "elastic frictionless jump conserving energy and n.(R Pi). The impact time is found by "
+     "Brent's method on the paper's bisection bracket: the same impact states to within the "
+     "tolerance, with about 10 instead of 50 sub-steps per impact.",
+     ImpactTimeSolver::Brent},
+    {"variational-bisection", "LGVCI on SE(3), paper's bisection",
+     "The same integrator with the impact time found exactly as in the paper (bisection to "
+     "the tolerance, keeping the admissible side): the reference the default is checked "
+     "against.",
+     ImpactTimeSolver::Bisection},
+};
+
+CreateResult createSe3(const Scenario& scenario) {
+  Setup setup = makeSetup(scenario);
+  if (!setup.error.empty()) return CreateResult{nullptr, std::move(setup.error)};
+  return CreateResult{makeSimulation(setup), {}};
+}
 
 std::vector<IntegratorInfo> lgvciInfos() {
-  return {{"variational", "LGVCI on SE(3)",
-           "Lie group variational collision integrator (Tran & Leok, paper 003, Algorithm 5.2): "
-           "Cayley LGVI away from impacts (symplectic, conserves R Pi and, to round-off, energy), "
-           "elastic frictionless jump conserving energy and n.(R Pi). The impact time is found by "
-           "Brent's method on the paper's bisection bracket: the same impact states to within the "
-           "tolerance, with about 10 instead of 50 sub-steps per impact."},
-          {kBisectionIntegrator, "LGVCI on SE(3), paper's bisection",
-           "The same integrator with the impact time found exactly as in the paper (bisection to "
-           "the tolerance, keeping the admissible side): the reference the default is checked "
-           "against."}};
+  std::vector<IntegratorInfo> infos;
+  for (const ImpactTimeIntegrator& i : kIntegrators) {
+    infos.push_back({i.name, i.title, i.help, createSe3});
+  }
+  return infos;
 }
 
 SystemInfo makeInfo(Kind kind) {
@@ -168,17 +215,13 @@ SystemInfo makeInfo(Kind kind) {
 
 class Se3System final : public SystemDescription {
  public:
-  explicit Se3System(Kind kind) : kind_(kind), info_(makeInfo(kind)) {}
+  explicit Se3System(Kind kind) : kind_(kind), info_(makeInfo(kind)) {
+    readsNames(namesOf(kind), kInitial.view());
+  }
   const SystemInfo& info() const override { return info_; }
   SceneSpec scene(std::span<const double> parameters) const override;
-  CreateResult create(const Scenario& scenario) const override;
 
   Kind kind() const { return kind_; }
-  // Parameter value by name (defaults if the vector is short), for scene() and makeSetup().
-  double value(std::span<const double> p, std::string_view name) const {
-    const std::size_t i = *indexOf(info_.parameters, name);
-    return i < p.size() ? p[i] : info_.parameters[i].defaultValue;
-  }
 
  private:
   Kind kind_;
@@ -187,7 +230,7 @@ class Se3System final : public SystemDescription {
 
 Vec3 planeNormal(const Se3System& sys, std::span<const double> p) {
   if (sys.kind() != Kind::TiltedEllipsoid) return Vec3::UnitZ();
-  const double tilt = sys.value(p, "tilt");  // n = R_y(tilt) e3 (spec §4.3, §11.1: + sign)
+  const double tilt = p[kTiltedParams("tilt")];  // n = R_y(tilt) e3 (spec §4.3, §11.1: + sign)
   return Vec3(std::sin(tilt), 0.0, std::cos(tilt));
 }
 
@@ -199,30 +242,31 @@ SceneSpec Se3System::scene(std::span<const double> p) const {
   switch (kind_) {
     case Kind::Ellipsoid:
     case Kind::TiltedEllipsoid: {
-      const Vec3 axes(value(p, "a"), value(p, "b"), value(p, "c"));
+      const Vec3 axes(p[kEllipsoidParams("a")], p[kEllipsoidParams("b")], p[kEllipsoidParams("c")]);
       body.name = "ellipsoid";
       body.parts.push_back(BodyPart{EllipsoidShape{axes}, Pose{}, orange, true});
       s.characteristicLength = axes.maxCoeff();
       break;
     }
     case Kind::Union: {
-      const double cx = value(p, "cx");
+      const auto& k = kUnionParams;
+      const double cx = p[k("cx")];
       body.name = "ellipsoids";
       Pose p1, p2;
-      p1.position = Vec3(value(p, "d1") + cx, 0.0, 0.0);
-      p2.position = Vec3(value(p, "d2") + cx, 0.0, 0.0);
-      const Vec3 axes1(value(p, "a1"), value(p, "b1"), value(p, "c1"));
-      const Vec3 axes2(value(p, "a2"), value(p, "b2"), value(p, "c2"));
+      p1.position = Vec3(p[k("d1")] + cx, 0.0, 0.0);
+      p2.position = Vec3(p[k("d2")] + cx, 0.0, 0.0);
+      const Vec3 axes1(p[k("a1")], p[k("b1")], p[k("c1")]);
+      const Vec3 axes2(p[k("a2")], p[k("b2")], p[k("c2")]);
       body.parts.push_back(BodyPart{EllipsoidShape{axes1}, p1, orange, true});
       body.parts.push_back(BodyPart{EllipsoidShape{axes2}, p2, blue, true});
       s.characteristicLength = std::max(axes1.maxCoeff(), axes2.maxCoeff());
       break;
     }
     case Kind::Cube: {
-      const double half = 0.5 * value(p, "s");
+      const double half = 0.5 * p[kCubeParams("s")];
       body.name = "cube";
       body.parts.push_back(
-          BodyPart{BoxShape{Vec3::Constant(half), value(p, "epsilon")}, Pose{}, orange, true});
+          BodyPart{BoxShape{Vec3::Constant(half), p[kCubeParams("epsilon")]}, Pose{}, orange, true});
       s.characteristicLength = 2.0 * half;
       break;
     }
@@ -288,12 +332,6 @@ class RigidBodyPlaneSimulation final : public impact::StepperSimulation<LgvciSte
   }
 };
 
-CreateResult Se3System::create(const Scenario& scenario) const {
-  Setup setup = makeSetup(scenario);
-  if (!setup.error.empty()) return CreateResult{nullptr, std::move(setup.error)};
-  return CreateResult{makeSimulation(setup), {}};
-}
-
 }  // namespace
 
 Setup makeSetup(const Scenario& scenario) {
@@ -305,31 +343,31 @@ Setup makeSetup(const Scenario& scenario) {
   }
   const std::span<const double> p = scenario.parameters;
   RigidBodyModel& model = out.model;
-  model.m = sys->value(p, "m");
-  model.g = sys->value(p, "g");
+  model.m = p[kCommon("m")];
+  model.g = p[kCommon("g")];
   model.n = planeNormal(*sys, p);
   model.tolerance = scenario.integrator.tolerance;
-  model.impactTimeSolver = scenario.integrator.name == kBisectionIntegrator
-                               ? ImpactTimeSolver::Bisection
-                               : ImpactTimeSolver::Brent;
+  for (const ImpactTimeIntegrator& i : kIntegrators) {
+    if (scenario.integrator.name == i.name) model.impactTimeSolver = i.solver;
+  }
   switch (sys->kind()) {
     case Kind::Ellipsoid:
     case Kind::TiltedEllipsoid: {
-      const double a = sys->value(p, "a"), b = sys->value(p, "b"), c = sys->value(p, "c");
+      const auto& k = kEllipsoidParams;  // the tilted case reads a, b, c at the same places
+      const double a = p[k("a")], b = p[k("b")], c = p[k("c")];
       // Uniform solid ellipsoid (spec §2.1).
       model.J = (model.m / 5.0) * Vec3(b * b + c * c, a * a + c * c, a * a + b * b).asDiagonal();
       model.shape.ellipsoids.push_back(makeEllipsoid(Vec3::Zero(), Vec3(a, b, c)));
       break;
     }
     case Kind::Union: {
-      const double cx = sys->value(p, "cx");
-      model.shape.ellipsoids.push_back(
-          makeEllipsoid(Vec3(sys->value(p, "d1") + cx, 0.0, 0.0),
-                        Vec3(sys->value(p, "a1"), sys->value(p, "b1"), sys->value(p, "c1"))));
-      model.shape.ellipsoids.push_back(
-          makeEllipsoid(Vec3(sys->value(p, "d2") + cx, 0.0, 0.0),
-                        Vec3(sys->value(p, "a2"), sys->value(p, "b2"), sys->value(p, "c2"))));
-      const std::array<double, 3> J = {sys->value(p, "J1"), sys->value(p, "J2"), sys->value(p, "J3")};
+      const auto& k = kUnionParams;
+      const double cx = p[k("cx")];
+      model.shape.ellipsoids.push_back(makeEllipsoid(Vec3(p[k("d1")] + cx, 0.0, 0.0),
+                                                     Vec3(p[k("a1")], p[k("b1")], p[k("c1")])));
+      model.shape.ellipsoids.push_back(makeEllipsoid(Vec3(p[k("d2")] + cx, 0.0, 0.0),
+                                                     Vec3(p[k("a2")], p[k("b2")], p[k("c2")])));
+      const std::array<double, 3> J = {p[k("J1")], p[k("J2")], p[k("J3")]};
       // A physical mass distribution needs J_d = tr(J)/2 I - J > 0: each J_i < J_j + J_k.
       for (int i = 0; i < 3; ++i) {
         const double others = J[(i + 1) % 3] + J[(i + 2) % 3];
@@ -345,10 +383,10 @@ Setup makeSetup(const Scenario& scenario) {
       break;
     }
     case Kind::Cube: {
-      const double s = sys->value(p, "s");
+      const double s = p[kCubeParams("s")];
       model.J = (model.m * s * s / 6.0) * Mat3::Identity();  // uniform solid cube (spec §2.1)
       model.shape.polyhedra.push_back(
-          makeBox(Vec3::Zero(), Vec3::Constant(0.5 * s), sys->value(p, "epsilon")));
+          makeBox(Vec3::Zero(), Vec3::Constant(0.5 * s), p[kCubeParams("epsilon")]));
       break;
     }
   }
@@ -359,15 +397,16 @@ Setup makeSetup(const Scenario& scenario) {
   }
 
   const std::span<const double> q = scenario.initial;
-  if (q.size() != 12) {
+  if (q.size() != kInitial.names.size()) {
     out.error = "scenario for '" + scenario.system + "' needs 12 initial conditions";
     return out;
   }
+  const auto& k = kInitial;
   RigidBodyState& s = out.initial;
-  s.x = Vec3(q[0], q[1], q[2]);
-  s.gamma = model.m * Vec3(q[3], q[4], q[5]);
-  s.Pi = Vec3(q[6], q[7], q[8]);
-  s.R = expSO3(Vec3(q[9], q[10], q[11]));
+  s.x = Vec3(q[k("x0")], q[k("y0")], q[k("z0")]);
+  s.gamma = model.m * Vec3(q[k("vx0")], q[k("vy0")], q[k("vz0")]);
+  s.Pi = Vec3(q[k("Pi1_0")], q[k("Pi2_0")], q[k("Pi3_0")]);
+  s.R = expSO3(Vec3(q[k("rx0")], q[k("ry0")], q[k("rz0")]));
   out.h = scenario.integrator.h;
 
   const double gap = phi(model, s.x, s.R);

@@ -1,6 +1,8 @@
 #include "core/study/study_file.hpp"
 
 #include "core/io/scenario_io.hpp"
+
+#include "core/io/json_checker.hpp"
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
 
@@ -10,64 +12,7 @@ namespace ricochet::study {
 
 namespace {
 
-/// The first error, with the source and the position of the offending value.
-class Checker {
- public:
-  explicit Checker(std::string_view source) : source_(source) {}
-
-  bool fail(const json::Value& at, const std::string& what) {
-    if (error_.empty()) {
-      error_ = source_.empty() ? std::string() : std::string(source_) + ": ";
-      if (at.line() > 0) {
-        error_ += "line " + std::to_string(at.line()) + ", column " + std::to_string(at.column()) + ": ";
-      }
-      error_ += what;
-    }
-    return false;
-  }
-  const std::string& error() const { return error_; }
-
-  bool expect(const json::Value& v, json::Type type, const std::string& key) {
-    if (v.type() == type) return true;
-    return fail(v, "\"" + key + "\" must be " + json::typeNameWithArticle(type) + ", not " +
-                       json::typeNameWithArticle(v.type()));
-  }
-
-  bool expectNumber(const json::Value& v, const std::string& key) {
-    if (!expect(v, json::Type::Number, key)) return false;
-    if (!std::isfinite(v.asNumber())) return fail(v, "\"" + key + "\" is not a finite number");
-    return true;
-  }
-
-  /// An integer in [min, max].
-  bool expectInteger(const json::Value& v, const std::string& key, double min, double max) {
-    if (!expectNumber(v, key)) return false;
-    const double x = v.asNumber();
-    if (x != std::floor(x) || x < min || x > max) {
-      return fail(v, "\"" + key + "\" = " + formatNumber(x) + " must be an integer in [" + formatNumber(min) +
-                         ", " + formatNumber(max) + "]");
-    }
-    return true;
-  }
-
-  template <std::size_t N>
-  bool onlyKeys(const json::Value& object, const char* const (&allowed)[N], const std::string& where) {
-    for (const json::Member& m : object.asObject()) {
-      bool known = false;
-      for (const char* a : allowed) known = known || m.first == a;
-      if (known) continue;
-      std::string list;
-      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      const std::string key = where.empty() ? m.first : where + "." + m.first;
-      return fail(m.second, "unknown key \"" + key + "\" (expected " + list + ")");
-    }
-    return true;
-  }
-
- private:
-  std::string_view source_;
-  std::string error_;
-};
+using Checker = io::JsonChecker;
 
 constexpr const char* kKinds[] = {"values", "linspace", "logspace", "uniform", "normal", "perturb"};
 
