@@ -10,12 +10,16 @@
 #include "app/desktop/export_animation.hpp"
 #include "app/desktop/export_controller.hpp"
 #include "app/desktop/export_csv.hpp"
+#include "app/desktop/presets_menu.hpp"
 #include "app/desktop/scenario_history.hpp"
 #include "app/desktop/status_message.hpp"
+#include "core/io/scenario_io.hpp"
 
 #include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFile>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -165,7 +169,7 @@ class TestGuiWindow : public QObject {
     QVERIFY(waitFor([&] { return w->lastSnapshot() && w->lastSnapshot()->running && w->lastSnapshot()->failure.isEmpty(); }, 10000));
   }
 
-  // Each accepted edit, system change and opened scenario is one undo step; undo runs the
+  // Each accepted edit, system change, opened scenario and preset is one undo step; undo runs the
   // previous scenario again exactly (bit for bit), redo the next.
   void undoRedoRestoresScenariosBitwise() {
     auto w = openWindow(freshOptions(QStringLiteral("particle-floor")));
@@ -182,7 +186,7 @@ class TestGuiWindow : public QObject {
     typeInto(w->editor()->parameterField(QStringLiteral("m")), QStringLiteral("1.2345678901234567"));
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
     const ricochet::Scenario edited = w->currentRun()->scenario;
-    QVERIFY(!ricochet::app::sameScenario(edited, original));
+    QVERIFY(!ricochet::io::sameScenario(edited, original));
     QCOMPARE(stack->count(), 1);
 
     generation = w->currentRun()->generation;
@@ -194,27 +198,62 @@ class TestGuiWindow : public QObject {
     generation = w->currentRun()->generation;
     undo->trigger();  // back to particle-floor as edited
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
-    QVERIFY(ricochet::app::sameScenario(w->currentRun()->scenario, edited));
+    QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario, edited));
     QCOMPARE(w->editor()->parameterField(QStringLiteral("m"))->value(), 1.2345678901234567);
     generation = w->currentRun()->generation;
     undo->trigger();  // back to the paper's defaults
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
-    QVERIFY(ricochet::app::sameScenario(w->currentRun()->scenario, original));
+    QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario, original));
     QVERIFY(!undo->isEnabled());
     QCOMPARE(stack->count(), 2);  // undo and redo add no step
     generation = w->currentRun()->generation;
     redo->trigger();
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
-    QVERIFY(ricochet::app::sameScenario(w->currentRun()->scenario, edited));
+    QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario, edited));
     generation = w->currentRun()->generation;
     redo->trigger();
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
-    QVERIFY(ricochet::app::sameScenario(w->currentRun()->scenario, other));
+    QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario, other));
     // A reset is no step.
     generation = w->currentRun()->generation;
     w->resetAction()->trigger();
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
     QCOMPARE(stack->count(), 2);
+
+    // An opened file and a preset are one step each; undo goes back through them exactly.
+    QTemporaryDir dir;
+    ricochet::Scenario fileScenario = edited;
+    QVERIFY(ricochet::io::setScenarioValue(fileScenario, "vx0", 0.1 + 0.2).empty());
+    const QString path = dir.filePath(QStringLiteral("opened.json"));
+    QVERIFY(ricochet::io::saveScenario(QFile::encodeName(path).toStdString(), fileScenario).empty());
+    generation = w->currentRun()->generation;
+    QVERIFY(w->openScenarioFile(path, nullptr));
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario, fileScenario));
+    QCOMPARE(stack->count(), 3);
+    const ricochet::app::Preset preset = ricochet::app::embeddedPresets().front();
+    QAction* presetAction = nullptr;
+    for (QAction* a : w->fileActions()->presetsMenu()->findChildren<QAction*>()) {
+      if (a->objectName() == QStringLiteral("preset:") + preset.file) presetAction = a;
+    }
+    for (QMenu* sub : w->fileActions()->presetsMenu()->findChildren<QMenu*>()) {
+      for (QAction* a : sub->actions()) {
+        if (a->objectName() == QStringLiteral("preset:") + preset.file) presetAction = a;
+      }
+    }
+    QVERIFY2(presetAction, qPrintable(preset.file));
+    generation = w->currentRun()->generation;
+    presetAction->trigger();
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(stack->count(), 4);
+    generation = w->currentRun()->generation;
+    undo->trigger();
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario, fileScenario));
+    generation = w->currentRun()->generation;
+    undo->trigger();
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QVERIFY(ricochet::io::sameScenario(w->currentRun()->scenario, other));
   }
 
   // Help: the shortcuts window lists the menus' own shortcuts (so it names Undo and Play with

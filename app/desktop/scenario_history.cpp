@@ -1,25 +1,15 @@
 #include "app/desktop/scenario_history.hpp"
 
+#include "core/io/scenario_io.hpp"
+
 #include <QAction>
 #include <QKeySequence>
 #include <QUndoCommand>
 #include <QUndoStack>
 
-#include <cstring>
-
 namespace ricochet::app {
 
 namespace {
-
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!sameBits(a[i], b[i])) return false;
-  }
-  return true;
-}
 
 class ScenarioCommand : public QUndoCommand {
  public:
@@ -42,19 +32,13 @@ class ScenarioCommand : public QUndoCommand {
 
 }  // namespace
 
-bool sameScenario(const Scenario& a, const Scenario& b) {
-  return a.system == b.system && sameBits(a.parameters, b.parameters) && sameBits(a.initial, b.initial) &&
-         a.integrator.name == b.integrator.name && sameBits(a.integrator.h, b.integrator.h) &&
-         sameBits(a.integrator.tolerance, b.integrator.tolerance) && sameBits(a.tEnd, b.tEnd);
-}
-
 ScenarioHistory::ScenarioHistory(QObject* parent, std::function<void(const Scenario&)> run)
     : QObject(parent), stack_(new QUndoStack(this)), run_(std::move(run)) {
   stack_->setUndoLimit(200);
 }
 
 void ScenarioHistory::started(const Scenario& before, const Scenario& after, const QString& what) {
-  if (sameScenario(before, after)) return;
+  if (io::sameScenario(before, after)) return;
   pushing_ = true;
   stack_->push(new ScenarioCommand(this, before, after, what));
   pushing_ = false;

@@ -41,7 +41,4 @@ class ScenarioHistory : public QObject {
   bool pushing_ = false;
 };
 
-/// Every value of two scenarios equal, bit for bit (NaN payloads and signed zeros included).
-bool sameScenario(const Scenario& a, const Scenario& b);
-
 }  // namespace ricochet::app
