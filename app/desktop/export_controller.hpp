@@ -130,8 +130,9 @@ struct ExportTargets {
   qint64 estimatedBytes = -1;    ///< about how much it writes; -1 when not known
 };
 
-/// Above this an export's estimated size is confirmed before it starts.
-inline constexpr qint64 kLargeExportBytes = 200LL * 1024 * 1024;
+/// Above this (200 MB, as formatBytes() writes sizes) an export's estimated size is confirmed
+/// before it starts.
+inline constexpr qint64 kLargeExportBytes = 200LL * 1000 * 1000;
 
 /// "1.5 GB", "320 kB": a size for people.
 QString formatBytes(qint64 bytes);
