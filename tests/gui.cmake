@@ -21,5 +21,15 @@ if(RICOCHET_BUILD_GUI)
   # The latency test measures how promptly the GUI thread answers while the worker runs flat out
   # and Mesa renders in software: with another test competing for the two cores it would measure
   # the machine's load instead. Run the GUI suites alone.
-  set_tests_properties(test_gui_mainwindow test_gui_screenshots PROPERTIES RUN_SERIAL TRUE)
+  # The plots explored through the real window: axis spans and labels, aligned plot areas (screen
+  # and PNG), legends off the data, zoom/pan/hover/impact read-out, columns, phase portraits and
+  # impact maps against the core's trace, axes right after a reset.
+  ricochet_add_test(NAME test_gui_plots SOURCES test_gui_plots.cpp test_gui_export_support.hpp
+    test_gui_support.hpp LABELS gui LIBS ricochet_desktop TIMEOUT 300)
+  # The rough edges of the window: exports that ask before overwriting, the whole status message,
+  # undo/redo of scenarios, the Help windows, edits after an integrator failure.
+  ricochet_add_test(NAME test_gui_window SOURCES test_gui_window.cpp test_gui_export_support.hpp
+    test_gui_support.hpp LABELS gui LIBS ricochet_desktop TIMEOUT 300)
+  set_tests_properties(test_gui_mainwindow test_gui_screenshots test_gui_plots test_gui_window
+    PROPERTIES RUN_SERIAL TRUE)
 endif()

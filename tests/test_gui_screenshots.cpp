@@ -6,6 +6,8 @@
 
 #include "test_gui_support.hpp"
 
+#include "app/desktop/plot_canvas.hpp"
+
 #include <QDir>
 
 #include <algorithm>
@@ -45,7 +47,7 @@ class TestGuiScreenshots : public QObject {
 
     const QImage window = w.grab().toImage();
     const QImage scene = w.sceneWidget()->grabFramebuffer();
-    const QImage plots = w.plots()->view()->grabFramebuffer();
+    const QImage plots = w.plots()->view()->grabFrame();
     QVERIFY(window.save(outDir() + "/" + id + ".png"));
     QVERIFY(scene.save(outDir() + "/" + id + "-scene.png"));
     QVERIFY(plots.save(outDir() + "/" + id + "-plots.png"));

@@ -87,6 +87,9 @@ inline bool pickSystem(MainWindow& w, const QString& id) {
   QComboBox* combo = w.editor()->systemCombo();
   const int target = combo->findData(id);
   if (target < 0) return false;
+  // Until the window's first run has started the picker still shows its first item: keys pressed
+  // then would select nothing, and the first run would then set the picker to its own system.
+  if (!waitFor([&] { return w.currentRun() != nullptr; })) return false;
   combo->setFocus();
   QTest::keyClick(combo, Qt::Key_Home);
   for (int i = 0; i < target; ++i) QTest::keyClick(combo, Qt::Key_Down);

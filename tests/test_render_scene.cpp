@@ -1,8 +1,9 @@
 // SceneView and OffscreenRenderer (render/scene/): every Shape and Obstacle kind and every
 // registered system's default scene render to a non-blank frame in which the body moves with its
 // pose; trail memory is bounded; switching scenes leaves nothing behind; impact marks age on the
-// simulated clock; follow mode holds the body still on screen over 1000s of metres; bad input is
-// named, not crashed on. Frames are saved as build-render/render_scene_*.png for inspection.
+// simulated clock; follow mode holds the body still on screen over 1000s of metres and keeps the
+// floor in view of a high bounce; bad input is named, not crashed on. Frames are saved as
+// build-render/render_scene_*.png for inspection.
 // Needs an X display: run under xvfb-run (./test.sh does).
 
 #include "core/model/registry.hpp"
@@ -608,6 +609,52 @@ class TestRenderScene : public QObject {
       }
     }
     QVERIFY2(dark > f.w / 2, "no floor under the body after drifting");
+    view.setFollow(false);
+  }
+
+  // Follow Body with a particle dropped from 3 m (bouncing back to 3 m, drifting at 2 m/s): the
+  // camera follows sideways and frames, vertically, the floor and the highest point so far, so at
+  // the top of every arc as at every bounce the floor line is in the picture, under the body, and
+  // the body stays off the picture's edges.
+  void followKeepsTheFloorInViewOfAHighBounce() {
+    SceneSpec s;
+    s.view = ViewKind::Planar;
+    BodyPart part;
+    part.shape = SphereShape{0.08};
+    part.color = kRed;
+    s.bodies.push_back(BodySpec{"particle", {part}});
+    PlaneObstacle floor;
+    floor.normal = Eigen::Vector3d::UnitY();
+    s.obstacles.push_back(floor);
+    SceneView& view = off_->scene();
+    view.setScene(s);
+    view.setTrailVisible(false);
+    view.setFollow(true);
+    std::vector<Pose> poses{at(0, 3.0, 0)};
+    const double g = 9.8, fall = std::sqrt(2.0 * 3.0 / g);  // 0.78 s from the top to the floor
+    for (int k = 0; k <= 16; ++k) {
+      const double t = 0.125 * k;  // two bounces, tops at 0 and 2 * fall
+      const double tau = std::fmod(t + fall, 2.0 * fall) - fall;
+      poses[0] = at(2.0 * t, 0.08 + 3.0 - 0.5 * g * tau * tau, 0);
+      view.setPoses(poses, t);
+      const Frame f = render();
+      double x = 0.0, y = 0.0;
+      QVERIFY2(redCentroid(f, &x, &y), qPrintable(QString("no body at t = %1").arg(t)));
+      QVERIFY2(y > 0.05 * f.h && y < 0.95 * f.h && x > 0.05 * f.w && x < 0.95 * f.w,
+               qPrintable(QString("body at (%1, %2) px at t = %3").arg(x).arg(y).arg(t)));
+      // The floor line and its hatching: a dark row across the picture, below the body.
+      int floorRow = -1;
+      for (int row = int(y) + 1; row < f.h && floorRow < 0; ++row) {
+        int dark = 0;
+        for (int col = 0; col < f.w; ++col) {
+          const unsigned char* p = f.px(col, row);
+          if (p[0] + p[1] + p[2] < 3 * 150) ++dark;
+        }
+        if (dark > f.w / 2) floorRow = row;
+      }
+      QVERIFY2(floorRow > 0, qPrintable(QString("no floor in view at t = %1 (body at %2 px)").arg(t).arg(y)));
+      if (k == 0) save("follow_high_bounce");
+    }
     view.setFollow(false);
   }
 

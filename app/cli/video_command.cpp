@@ -191,11 +191,12 @@ int videoCommand(const std::vector<std::string>& args) {
   const double videoSeconds = static_cast<double>(r.framesWritten) / o.fps;
   char line[512];
   std::snprintf(line, sizeof line,
-                "%s: wrote %s: %lld frames, %dx%d, %s fps, %s s of video, t = 0 .. %s s, %lld impacts, %.3g s "
+                "%s: wrote %s: %lld %s, %dx%d, %s fps, %s s of video, t = 0 .. %s s, %lld %s, %.3g s "
                 "(%.3g frames/s)%s\n",
                 scenario.system.c_str(), o.output.string().c_str(), static_cast<long long>(r.framesWritten),
-                o.width, o.height, formatNumber(o.fps).c_str(), formatNumber(videoSeconds).c_str(),
-                formatNumber(r.timeReached).c_str(), static_cast<long long>(r.impacts), r.wallSeconds,
+                r.framesWritten == 1 ? "frame" : "frames", o.width, o.height, formatNumber(o.fps).c_str(),
+                formatNumber(videoSeconds).c_str(), formatNumber(r.timeReached).c_str(),
+                static_cast<long long>(r.impacts), r.impacts == 1 ? "impact" : "impacts", r.wallSeconds,
                 r.wallSeconds > 0 ? static_cast<double>(r.framesWritten) / r.wallSeconds : 0.0,
                 r.ok() ? "" : " (stopped early)");
   print(line);

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -371,6 +372,16 @@ AnimationExportDialog::AnimationExportDialog(const Scenario& scenario, double cu
     connect(b, &QDoubleSpinBox::valueChanged, this, &AnimationExportDialog::updateInfo);
   }
   setFormat(ffmpeg ? AnimationFormat::Mp4 : AnimationFormat::Ogv);
+  // The format and duration chosen last time (a format that needs a missing ffmpeg excepted).
+  QSettings settings;
+  const QVariant savedFormat = settings.value(QStringLiteral("export/animationFormat"));
+  if (savedFormat.isValid()) {
+    const int i = format_->findData(savedFormat.toInt());
+    const QVariant flags = format_->itemData(i, Qt::UserRole - 1);  // 0: disabled (no ffmpeg)
+    if (i >= 0 && !(flags.isValid() && flags.toInt() == 0)) setFormat(AnimationFormat(savedFormat.toInt()));
+  }
+  const double savedDuration = settings.value(QStringLiteral("export/animationDuration"), -1.0).toDouble();
+  if (savedDuration > 0.0) duration_->setValue(savedDuration);
   updateInfo();
 }
 
@@ -413,7 +424,8 @@ AnimationRequest AnimationExportDialog::request(QString* error) const {
   const QFileInfo out(r.output);
   if (r.output.isEmpty()) {
     e = tr("choose a file name");
-  } else if (!out.absoluteDir().exists()) {
+  } else if (!out.absoluteDir().exists() && f != AnimationFormat::PngSequence) {
+    // (A PNG sequence's folder is created when the dialog is accepted.)
     e = tr("%1: the folder %2 does not exist").arg(r.output, out.absolutePath());
   } else if ((f == AnimationFormat::Mp4 || f == AnimationFormat::Ogv) && (r.width % 2 || r.height % 2)) {
     e = tr("%1 x %2: MP4 and Ogg need an even width and height").arg(r.width).arg(r.height);
@@ -433,20 +445,58 @@ void AnimationExportDialog::updateInfo() {
     info_->clear();
     return;
   }
-  info_->setText(tr("%1 frames, %2 s of video; frame k shows the state at t = k \u00d7 %3 s.")
+  info_->setText(tr("%1 frames, %2 s of video, about %4; frame k shows the state at t = k \u00d7 %3 s.")
                      .arg(n)
                      .arg(QString::number(double(n) / fps_->value(), 'g', 6))
-                     .arg(QString::number(speed_->value() / fps_->value(), 'g', 4)));
+                     .arg(QString::number(speed_->value() / fps_->value(), 'g', 4))
+                     .arg(formatBytes(estimatedBytes())));
 }
 
 void AnimationExportDialog::accept() {
   QString e;
-  request(&e);
+  const AnimationRequest r = request(&e);
   if (!e.isEmpty()) {
     error_->setText(e);
     return;
   }
+  const AnimationFormat f = format();
+  // A PNG sequence's first frame stands for the sequence when asking before overwriting.
+  QString first = r.output;
+  if (f == AnimationFormat::PngSequence) {
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("%(0?)([1-9]?)d")).match(first);
+    if (m.hasMatch()) {
+      const int width = m.captured(2).isEmpty() ? 1 : m.captured(2).toInt();
+      first.replace(m.capturedStart(), m.capturedLength(), QStringLiteral("0").repeated(width));
+    }
+  }
+  if (!confirmTargets(this, {{first}, estimatedBytes()})) return;
+  const QFileInfo out(r.output);
+  if (f == AnimationFormat::PngSequence && !out.absoluteDir().exists()) {
+    if (!QDir().mkpath(out.absolutePath())) {
+      error_->setText(tr("%1: the folder %2 does not exist and cannot be created")
+                          .arg(r.output, QDir::toNativeSeparators(out.absolutePath())));
+      return;
+    }
+  }
+  QSettings settings;
+  settings.setValue(QStringLiteral("export/animationFormat"), int(f));
+  settings.setValue(QStringLiteral("export/animationDuration"), r.duration);
   QDialog::accept();
+}
+
+qint64 AnimationExportDialog::estimatedBytes() const {
+  const std::int64_t n = frameCount(duration_->value(), fps_->value(), speed_->value());
+  if (n <= 0) return -1;
+  // Bytes per pixel and frame, typical of these scenes: PNG ~1, GIF ~0.15, Ogg ~0.04, MP4 ~0.02.
+  double perPixel = 0.02;
+  switch (format()) {
+    case AnimationFormat::PngSequence: perPixel = 1.0; break;
+    case AnimationFormat::Gif: perPixel = 0.15; break;
+    case AnimationFormat::Ogv: perPixel = 0.04; break;
+    case AnimationFormat::Mp4: perPixel = 0.02; break;
+  }
+  const QSize size = size_->value();
+  return qint64(double(n) * double(size.width()) * double(size.height()) * perPixel);
 }
 
 // ---------------------------------------------------------------------------------------------

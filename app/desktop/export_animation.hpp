@@ -146,6 +146,8 @@ class AnimationExportDialog : public QDialog {
   QLabel* noteLabel() const { return note_; }
 
   void accept() override;  ///< refuses (message in the dialog) while the request is invalid
+  /// About how many bytes the export writes (a rough figure per format), -1 when unknown.
+  qint64 estimatedBytes() const;
 
  private:
   void onFormatChanged();

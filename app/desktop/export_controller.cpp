@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QProgressDialog>
 #include <QScopeGuard>
 #include <QSettings>
@@ -127,6 +128,48 @@ void ExportController::onFinished() {
     showMessage(window_, failed ? QMessageBox::Warning : QMessageBox::Information, r.title, r.text);
   }
   emit finished();
+}
+
+QString formatBytes(qint64 bytes) {
+  const char* units[] = {"bytes", "kB", "MB", "GB", "TB"};
+  double v = double(std::max<qint64>(bytes, 0));
+  int u = 0;
+  while (v >= 1000.0 && u < 4) {
+    v /= 1000.0;
+    ++u;
+  }
+  return u == 0 ? QStringLiteral("%1 bytes").arg(bytes)
+                : QStringLiteral("%1 %2").arg(QString::number(v, 'g', v < 10 ? 2 : 3), QString::fromLatin1(units[u]));
+}
+
+bool confirmTargets(QWidget* parent, const ExportTargets& targets) {
+  QStringList existing;
+  for (const QString& f : targets.files) {
+    if (!f.isEmpty() && QFileInfo(f).isFile()) existing << QDir::toNativeSeparators(f);
+  }
+  if (!existing.isEmpty()) {
+    const QString text = existing.size() == 1
+                             ? QObject::tr("%1 already exists.\nDo you want to replace it?").arg(existing.front())
+                             : QObject::tr("These files already exist:\n%1\nDo you want to replace them?")
+                                   .arg(existing.join(QLatin1Char('\n')));
+    QMessageBox box(QMessageBox::Warning, QObject::tr("Replace File"), text,
+                    QMessageBox::Yes | QMessageBox::No, parent);
+    box.setObjectName(QStringLiteral("overwriteQuestion"));
+    box.setDefaultButton(QMessageBox::No);
+    box.setWindowModality(Qt::WindowModal);
+    if (box.exec() != QMessageBox::Yes) return false;
+  }
+  if (targets.estimatedBytes > kLargeExportBytes) {
+    QMessageBox box(QMessageBox::Question, QObject::tr("Large Export"),
+                    QObject::tr("This export will write about %1.\nDo you want to go on?")
+                        .arg(formatBytes(targets.estimatedBytes)),
+                    QMessageBox::Yes | QMessageBox::No, parent);
+    box.setObjectName(QStringLiteral("largeExportQuestion"));
+    box.setDefaultButton(QMessageBox::Yes);
+    box.setWindowModality(Qt::WindowModal);
+    if (box.exec() != QMessageBox::Yes) return false;
+  }
+  return true;
 }
 
 QString writeFileAtomically(const QString& path, const QByteArray& bytes) {

@@ -17,12 +17,14 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
 class QDialog;
 class QMainWindow;
 class QProgressDialog;
+class QWidget;
 
 namespace ricochet::app {
 
@@ -121,6 +123,25 @@ class ExportController : public QObject {
   bool holdReport_ = false;  // a job on the GUI thread runs: report once the cursor is back
   bool reportHeld_ = false;
 };
+
+/// What an export is about to write, for confirmTargets().
+struct ExportTargets {
+  QStringList files;             ///< the files it writes (an existing one is overwritten)
+  qint64 estimatedBytes = -1;    ///< about how much it writes; -1 when not known
+};
+
+/// Above this (200 MB, as formatBytes() writes sizes) an export's estimated size is confirmed
+/// before it starts.
+inline constexpr qint64 kLargeExportBytes = 200LL * 1000 * 1000;
+
+/// "1.5 GB", "320 kB": a size for people.
+QString formatBytes(qint64 bytes);
+
+/// Asked by every export dialog before it accepts, as standard save dialogs do: whether to
+/// overwrite the files of `targets` that exist (one question naming them), then whether to go on
+/// with an export estimated above kLargeExportBytes. False when the user declines (the dialog
+/// stays open). The question boxes are window-modal over `parent`.
+bool confirmTargets(QWidget* parent, const ExportTargets& targets);
 
 /// Writes `bytes` to `path` through core/io's atomic writer: a temporary file beside it, renamed
 /// over it once complete. Empty on success, otherwise one line naming the file (and nothing is

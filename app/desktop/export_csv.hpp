@@ -108,10 +108,14 @@ class CsvExportDialog : public QDialog {
   QSpinBox* everySpin() const { return every_; }
 
   void accept() override;  ///< refuses (message beside the fields) while the request is invalid
+  /// About how many bytes the export writes (the trace; the impacts are small beside it), -1
+  /// when unknown.
+  qint64 estimatedBytes() const;
 
  private:
   void updateInfo();
   Scenario scenario_;
+  int traceColumns_ = 0;  // columns of the trace CSV (for the size estimate)
   QCheckBox* traceBox_ = nullptr;
   QCheckBox* impactsBox_ = nullptr;
   QLineEdit* tracePath_ = nullptr;

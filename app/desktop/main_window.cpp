@@ -2,14 +2,18 @@
 
 #include "app/desktop/file_actions.hpp"
 #include "app/desktop/frame_pacer.hpp"
+#include "app/desktop/help_dialogs.hpp"
 #include "app/desktop/number_field.hpp"
+#include "app/desktop/plot_canvas.hpp"
 #include "app/desktop/plot_panel.hpp"
 #include "app/desktop/run_status.hpp"
 #include "app/desktop/scenario_editor.hpp"
 #include "app/desktop/scenario_files.hpp"
+#include "app/desktop/scenario_history.hpp"
 #include "app/desktop/scenario_settings.hpp"
 #include "app/desktop/simulation_worker.hpp"
 #include "app/desktop/study_actions.hpp"
+#include "app/desktop/status_message.hpp"
 #include "core/model/registry.hpp"
 #include "render/qt/vtk_widget.hpp"
 #include "render/scene/scene_view.hpp"
@@ -233,6 +237,13 @@ void MainWindow::buildActions() {
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
 
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  history_ = new ScenarioHistory(this, [this](const Scenario& s) {
+    send(s, Request{RequestKind::History, nullptr, QString()});
+  });
+  edit->addAction(history_->createUndoAction(this));
+  edit->addAction(history_->createRedoAction(this));
+
   QMenu* simMenu = menuBar()->addMenu(tr("&Simulation"));
   playAction_ = new QAction(this);
   playAction_->setObjectName(QStringLiteral("playAction"));
@@ -251,7 +262,10 @@ void MainWindow::buildActions() {
   resetAction_->setObjectName(QStringLiteral("resetAction"));
   resetAction_->setShortcut(Qt::Key_R);
   resetAction_->setToolTip(tr("Restart from the initial conditions (R)"));
-  connect(resetAction_, &QAction::triggered, this, [this] { host_->reset(); });
+  connect(resetAction_, &QAction::triggered, this, [this] {
+    host_->reset();
+    if (failedWhilePlaying_) host_->play();  // as after any other restart
+  });
   simMenu->addAction(playAction_);
   simMenu->addAction(stepAction_);
   simMenu->addAction(resetAction_);
@@ -307,9 +321,7 @@ void MainWindow::buildActions() {
   QMenu* tools = menuBar()->addMenu(tr("&Tools"));
   new StudyActions(this, tools);  // New Study: many runs of the running scenario
 
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&About Ricochet"), this, &MainWindow::showAbout);
-  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+  buildHelp(menuBar()->addMenu(tr("&Help")));
 
   speedCombo_ = new QComboBox;
   speedCombo_->setObjectName(QStringLiteral("speedCombo"));
@@ -359,7 +371,10 @@ void MainWindow::buildActions() {
   viewMenu->addAction(bar->toggleViewAction());
 }
 
-void MainWindow::buildStatusBar() { status_ = new RunStatus(statusBar()); }
+void MainWindow::buildStatusBar() {
+  message_ = new StatusMessage(statusBar());  // first: left of the run fields
+  status_ = new RunStatus(statusBar());
+}
 
 void MainWindow::restoreWindowSettings() {
   QSettings& settings = *settings_;
@@ -374,7 +389,8 @@ std::uint64_t MainWindow::send(const Scenario& scenario, Request request) {
   if (!host_) return 0;
   const std::uint64_t id = nextRequest_++;
   requests_[id] = std::move(request);
-  host_->start(scenario, id, running_);  // a new run keeps the play/pause state
+  // A new run keeps the play/pause state; a run the integrator's failure paused plays again.
+  host_->start(scenario, id, running_ || failedWhilePlaying_);
   return id;
 }
 
@@ -416,6 +432,14 @@ void MainWindow::onStarted(RunInfoPtr info) {
   scene_->system = s.system;
   scene_->parameters = s.parameters;
 
+  if (run_ && (request.kind == RequestKind::Edit || request.kind == RequestKind::System ||
+               request.kind == RequestKind::File)) {
+    const QString what = request.kind == RequestKind::Edit     ? tr("Edit")
+                         : request.kind == RequestKind::System ? tr("System")
+                                                               : tr("Open %1").arg(request.label);
+    history_->started(run_->scenario, s, what);
+  }
+  failedWhilePlaying_ = false;
   run_ = info;
   lastSnapshot_.reset();
   pacer_->runStarted();  // the new run's first snapshot is plotted at once
@@ -429,7 +453,8 @@ void MainWindow::onStarted(RunInfoPtr info) {
   }
   if (options_.restoreSettings || request.kind != RequestKind::Startup) storeScenario(*settings_, s);
   const SystemInfo& sys = findSystem(s.system)->info();
-  setWindowTitle(tr("Ricochet \u2014 %1 (%2)").arg(qs(sys.title), qs(sys.source)));
+  // Qt appends " \u2014 Ricochet" (the application's display name) itself.
+  setWindowTitle(tr("%1 (%2)").arg(qs(sys.title), qs(sys.source)));
   if (request.kind == RequestKind::File) {
     statusBar()->showMessage(tr("Opened %1").arg(request.label), 5000);
     emit scenarioFileOpened(request.path);
@@ -454,6 +479,10 @@ void MainWindow::onRejected(quint64 requestId, const QString& message) {
       break;
     case RequestKind::Reset:  // the running scenario again: only if its checks changed
       statusBar()->showMessage(tr("Reset refused: %1").arg(message), 10000);
+      break;
+    case RequestKind::History:
+      statusBar()->showMessage(tr("Undo/redo refused: %1").arg(message), 10000);
+      if (run_) editor_->setScenario(run_->scenario);
       break;
     case RequestKind::System:
     case RequestKind::Startup: {
@@ -493,6 +522,7 @@ void MainWindow::onSnapshot(SnapshotPtr s) {
     return;
   }
   lastSnapshot_ = s;
+  if (!s->failure.isEmpty() && running_ && !s->running) failedWhilePlaying_ = true;
   scene_->view->extendTrail(s->path);  // the path since the last snapshot, then its end pose
   scene_->view->setPoses(s->poses, s->t);
   if (scene_->keptCamera) {
@@ -516,21 +546,22 @@ void MainWindow::buildPacer() {
   pacer_->setSceneFrameComes(
       [this] { return sceneWidget_->isVisible() && sceneWidget_->hasContext(); });
   pacer_->setPlotFrameComes([this] {
-    const QWindow* surface = plots_->view()->renderSurface();
-    return plots_->view()->hasContext() && surface && surface->isExposed();
+    const QWindow* surface = plots_->view()->window()->windowHandle();
+    return plots_->view()->isVisible() && surface && surface->isExposed();
   });
   connect(pacer_, &FramePacer::drawScene, sceneWidget_, &render::VtkWidget::requestRender);
   connect(pacer_, &FramePacer::drawPlots, this,
-          [this](const SnapshotPtr& s) { plots_->setSnapshot(*s); });
+          [this](const SnapshotPtr& s) { plots_->setSnapshot(s); });
   connect(pacer_, &FramePacer::acknowledge, this, [this] {
     if (host_) host_->snapshotConsumed();
   });
   connect(sceneWidget_, &render::VtkWidget::frameStarted, pacer_, &FramePacer::sceneFrameStarted);
   connect(sceneWidget_, &render::VtkWidget::frameSwapped, pacer_, &FramePacer::sceneFrameSwapped);
-  connect(plots_->view(), &render::VtkWidget::frameSwapped, pacer_, &FramePacer::plotFrameSwapped);
+  connect(plots_->view(), &PlotCanvas::frameSwapped, pacer_, &FramePacer::plotFrameSwapped);
 }
 
 void MainWindow::togglePlay() {
+  failedWhilePlaying_ = false;
   if (running_) {
     running_ = false;
     host_->pause();
@@ -551,16 +582,30 @@ void MainWindow::updatePlayAction(bool running) {
 void MainWindow::setAntialiasing(bool on) {
   // Off by default: under Mesa's llvmpipe 8x multisampling doubles the cost of every frame
   // (bench/gui: ~110 vs ~55 ms of CPU for 3-D view + plots at 1280x800).
-  const int samples = on ? 8 : 0;
-  sceneWidget_->renderWindow()->SetMultiSamples(samples);
-  plots_->view()->renderWindow()->SetMultiSamples(samples);
+  sceneWidget_->renderWindow()->SetMultiSamples(on ? 8 : 0);
+  plots_->view()->setAntialiasing(on);
   sceneWidget_->requestRender();
-  plots_->view()->requestRender();
 }
 
 QString MainWindow::aboutHtml() {
   return QString::fromUtf8(kAboutHtml)
       .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion()));
+}
+
+void MainWindow::buildHelp(QMenu* help) {
+  QAction* started = help->addAction(tr("&Getting Started"), this, [this] {
+    showHelpWindow(this, QStringLiteral("gettingStarted"), tr("Getting Started"), gettingStartedHtml());
+  });
+  started->setObjectName(QStringLiteral("gettingStartedAction"));
+  QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+    showHelpWindow(this, QStringLiteral("keyboardShortcuts"), tr("Keyboard Shortcuts"),
+                   shortcutsHtml(menuShortcuts(menuBar())));
+  });
+  keys->setObjectName(QStringLiteral("shortcutsAction"));
+  keys->setShortcut(QKeySequence::HelpContents);
+  help->addSeparator();
+  help->addAction(tr("&About Ricochet"), this, &MainWindow::showAbout);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
 void MainWindow::showAbout() { QMessageBox::about(this, tr("About Ricochet"), aboutHtml()); }

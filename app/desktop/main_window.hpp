@@ -20,6 +20,7 @@
 
 class QAction;
 class QComboBox;
+class QMenu;
 class QLabel;
 class QSettings;
 class vtkRenderer;
@@ -36,6 +37,8 @@ class FramePacer;
 class PlotPanel;
 class RunStatus;
 class ScenarioEditor;
+class ScenarioHistory;
+class StatusMessage;
 class WorkerHost;
 
 struct MainWindowOptions {
@@ -80,10 +83,14 @@ class MainWindow : public QMainWindow {
   QAction* resetAction() const { return resetAction_; }
   QAction* followAction() const { return followAction_; }
   QComboBox* speedCombo() const { return speedCombo_; }
+  /// Edit > Undo / Redo of scenario changes.
+  ScenarioHistory* history() const { return history_; }
   /// File menu and toolbar: scenario files, presets, recent files, drag and drop, exports.
   FileActions* fileActions() const { return fileActions_; }
   /// Status bar field: "state", "time", "steps", "impacts", "rate", "error".
   QLabel* statusField(const QString& name) const;
+  /// The status bar's message area (the whole text of the current message).
+  StatusMessage* statusMessage() const { return message_; }
   /// The snapshot on screen and the run it belongs to (null before the first).
   SnapshotPtr lastSnapshot() const { return lastSnapshot_; }
   RunInfoPtr currentRun() const { return run_; }
@@ -107,7 +114,8 @@ class MainWindow : public QMainWindow {
  private:
   // Reset: a run the worker restarted by itself (R, or Play after stopping at t_end), with
   // RunInfo::requestId 0; it runs the same scenario again.
-  enum class RequestKind { Edit, System, Startup, File, Reset };
+  // History: a scenario run again by Undo or Redo (no new undo step).
+  enum class RequestKind { Edit, System, Startup, File, Reset, History };
   struct Request {
     RequestKind kind = RequestKind::Edit;
     QPointer<QWidget> source;
@@ -129,6 +137,7 @@ class MainWindow : public QMainWindow {
   void buildPacer();
   void togglePlay();
   void showAbout();
+  void buildHelp(QMenu* help);
   void updatePlayAction(bool running);
   void setAntialiasing(bool on);
 
@@ -153,13 +162,18 @@ class MainWindow : public QMainWindow {
   QAction* antialiasAction_ = nullptr;
   QComboBox* speedCombo_ = nullptr;
   FileActions* fileActions_ = nullptr;
+  ScenarioHistory* history_ = nullptr;  // Edit > Undo/Redo
   RunStatus* status_ = nullptr;
+  StatusMessage* message_ = nullptr;
 
   std::map<std::uint64_t, Request> requests_;
   std::uint64_t nextRequest_ = 1;
   RunInfoPtr run_;
   SnapshotPtr lastSnapshot_;
   bool running_ = false;
+  // The run was playing when the integrator failed (which paused it): the next edit or reset
+  // plays again, as after any other edit.
+  bool failedWhilePlaying_ = false;
   FramePacer* pacer_ = nullptr;  // when the views draw, and when the worker sends the next snapshot
 };
 

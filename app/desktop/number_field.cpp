@@ -29,9 +29,6 @@ bool isTypedChar(QChar c) {
   return c.isDigit() || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
 }
 
-// What the field's text may hold: the typed characters and the space before the unit suffix.
-bool isNumberChar(QChar c) { return isTypedChar(c) || c == ' '; }
-
 // QLineEdit claims every printable key in ShortcutOverride, so with a field focused (as it is
 // right after typing a value) Space, R, S, F, T and L would never reach the window's actions.
 // A field gives back every printable key it does not type a number with: a shortcut on it then
@@ -146,17 +143,9 @@ bool NumberField::parse(const QString& text, double* value, QString* reason) con
   return true;
 }
 
-QValidator::State NumberField::validate(QString& input, int& /*pos*/) const {
-  QString t = input;
-  const QString unit = QString::fromStdString(spec_.unit);
-  if (!unit.isEmpty()) {
-    const int at = t.lastIndexOf(unit);
-    if (at >= 0 && at + unit.size() == t.size()) t.truncate(at);
-  }
-  for (QChar c : t) {
-    if (!isNumberChar(c)) return QValidator::Invalid;  // typos like letters are not accepted
-  }
-  // Anything made of number characters may be typed; commitText() says what is wrong with it.
+QValidator::State NumberField::validate(QString& /*input*/, int& /*pos*/) const {
+  // Anything may be typed: a letter dropped silently would leave the user guessing, so
+  // commitText() says what is wrong with the text instead ("\"1x\" is not a number").
   return QValidator::Acceptable;
 }
 

@@ -42,12 +42,16 @@ QString exportPlots(const PlotPanel& panel, const PlotExportRequest& r) {
     return QObject::tr("plot size %1 x %2 is invalid: width and height must be in [%3, %4] pixels")
         .arg(r.size.width()).arg(r.size.height()).arg(kMinSide).arg(kMaxSide);
   }
-  // Which charts: the visible ones (a system without momenta has no momentum chart).
-  PlotFigure figure;
-  figure.timeTitle = QString::fromLatin1(plotstyle::kTimeTitle);
-  for (PlotPanel::Chart c : {PlotPanel::Energy, PlotPanel::Error, PlotPanel::Momentum}) {
-    const bool wanted = r.charts == PlotSelection::All || int(r.charts) == int(c);
-    if (wanted && panel.chartVisible(c)) figure.charts.push_back(panel.chartData(c));
+  // Which charts: every panel as on screen, one default panel (a system without momenta has no
+  // momentum chart), or one panel by its index.
+  PlotFigure figure = panel.figure();
+  if (r.charts != PlotSelection::All) {
+    const int index = int(r.charts) >= int(PlotSelection::FirstPanel)
+                          ? int(r.charts) - int(PlotSelection::FirstPanel)
+                          : panel.panelIndex(PlotPanel::Chart(int(r.charts)));
+    const PlotChart chart = panel.panelChart(index);
+    figure.charts.clear();
+    if (index >= 0 && index < panel.panelCount()) figure.charts.push_back(chart);
   }
   if (figure.charts.empty()) {
     return QObject::tr("nothing to export to '%1': the chosen plot is not shown for this system").arg(path);
@@ -68,7 +72,8 @@ QString exportPlots(const PlotPanel& panel, const PlotExportRequest& r) {
 
 // ---------------------------------------------------------------------------------------------
 
-PlotExportDialog::PlotExportDialog(const QString& directory, const QString& baseName, QWidget* parent)
+PlotExportDialog::PlotExportDialog(const QString& directory, const QString& baseName, QWidget* parent,
+                                   const PlotPanel* panel)
     : QDialog(parent) {
   setObjectName(QStringLiteral("plotExportDialog"));
   setWindowTitle(tr("Export Plots"));
@@ -97,6 +102,16 @@ PlotExportDialog::PlotExportDialog(const QString& directory, const QString& base
   charts_->addItem(tr("Energy"), int(PlotSelection::Energy));
   charts_->addItem(tr("Energy error"), int(PlotSelection::Error));
   charts_->addItem(tr("Momenta"), int(PlotSelection::Momentum));
+  if (panel) {
+    // The panels the user added, by their axis titles.
+    for (int i = 0; i < panel->panelCount(); ++i) {
+      if (panel->panel(i).role >= 0) continue;
+      const PlotChart c = panel->panelChart(i);
+      const QString what = c.timeAxis() ? c.yTitle : tr("%1 against %2").arg(c.yTitle, c.xTitle);
+      charts_->addItem(tr("Plot %1: %2").arg(i + 1).arg(what.isEmpty() ? tr("time plot") : what),
+                       int(PlotSelection::FirstPanel) + i);
+    }
+  }
 
   auto* note = new QLabel(tr("Text and lines grow with the size, so a large figure reads like the "
                              "view on screen. SVG keeps the curves as vector paths."));
@@ -158,11 +173,12 @@ PlotExportRequest PlotExportDialog::request(QString* error) const {
 
 void PlotExportDialog::accept() {
   QString e;
-  request(&e);
+  const PlotExportRequest r = request(&e);
   if (!e.isEmpty()) {
     error_->setText(e);
     return;
   }
+  if (!confirmTargets(this, {{r.output}, -1})) return;
   QDialog::accept();
 }
 
@@ -204,7 +220,7 @@ PlotExportDialog* PlotExporter::dialog() const {
 void PlotExporter::showDialog() {
   const RunInfoPtr run = window_->currentRun();
   const QString base = run ? QString::fromStdString(run->scenario.system) : QStringLiteral("ricochet");
-  auto* dialog = new PlotExportDialog(controller_->directory(), base, window_);
+  auto* dialog = new PlotExportDialog(controller_->directory(), base, window_, window_->plots());
   controller_->openDialog(dialog, [this, dialog] {
     const PlotExportRequest r = dialog->request();
     controller_->rememberDirectory(r.output);
@@ -213,8 +229,7 @@ void PlotExporter::showDialog() {
 }
 
 QString PlotExporter::start(const PlotExportRequest& request) {
-  // The figure is rendered off screen on this thread: about 2 s for a 3200 x 2000 PNG under
-  // llvmpipe (two 8x-multisampled frames at full size).
+  // The figure is painted on this thread (a few hundred ms for a 3200 x 2000 PNG).
   controller_->runOnGuiThread([&] { return task_->start(request); });
   emit finished(task_->error());
   return task_->error();

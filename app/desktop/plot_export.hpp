@@ -3,11 +3,10 @@
 // size or as an SVG drawing (vector paths for the curves, text for the labels and titles).
 //
 // The export never touches the live view: it takes the plot data PlotPanel computed (PlotFigure:
-// series, ranges, titles, pens) and renders it off screen with VTK (plot_png) or writes it as SVG
-// (plot_svg), into memory; the bytes then go to the file through core/io's atomic writer, so a
-// failure leaves nothing behind. A PNG is rendered with OpenGL on the GUI thread, so exports run
-// there, under a busy cursor (an SVG takes milliseconds); ExportController shows the dialog and
-// the outcome.
+// series, ranges, titles, pens), paints it with the panel's painter (plot_png) or writes it as SVG
+// (plot_svg), on the layout the screen uses, into memory; the bytes then go to the file through
+// core/io's atomic writer, so a failure leaves nothing behind. Exports run on the GUI thread,
+// under a busy cursor; ExportController shows the dialog and the outcome.
 
 #include "app/desktop/export_controller.hpp"
 #include "app/desktop/plot_figure.hpp"
@@ -30,8 +29,9 @@ class PlotPanel;
 
 enum class PlotFormat { Png, Svg };
 
-/// Which charts: all visible ones stacked as on screen, or one of them.
-enum class PlotSelection { All = -1, Energy = 0, Error = 1, Momentum = 2 };
+/// Which charts: all panels stacked as on screen, one of the default panels, or panel i as
+/// PlotSelection(int(FirstPanel) + i).
+enum class PlotSelection { All = -1, Energy = 0, Error = 1, Momentum = 2, FirstPanel = 100 };
 
 struct PlotExportRequest {
   PlotFormat format = PlotFormat::Png;
@@ -48,7 +48,9 @@ QString exportPlots(const PlotPanel& panel, const PlotExportRequest& request);
 class PlotExportDialog : public QDialog {
   Q_OBJECT
  public:
-  PlotExportDialog(const QString& directory, const QString& baseName, QWidget* parent = nullptr);
+  /// `panel`: offers its panels besides the default ones (may be null).
+  PlotExportDialog(const QString& directory, const QString& baseName, QWidget* parent = nullptr,
+                   const PlotPanel* panel = nullptr);
 
   PlotExportRequest request(QString* error = nullptr) const;
   PlotFormat format() const;

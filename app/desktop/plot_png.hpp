@@ -1,8 +1,7 @@
 #pragma once
-// The plots as a PNG image of a chosen size, rendered by VTK off screen from the plot data
-// PlotPanel computes (PlotFigure): charts built like the panel's, with fonts, lines and legend
-// scaled for the size (plotExportScale) and the ticks as dense as on a screen-sized figure. The
-// live view is never touched.
+// The plots as a PNG image of a chosen size: the figure PlotPanel computes (PlotFigure), drawn by
+// the panel's own painter (plot_painter) on the shared layout, with text and lines scaled for the
+// size (plotExportScale). The live view is never touched, and no display is needed.
 
 #include "app/desktop/plot_figure.hpp"
 
@@ -13,7 +12,7 @@
 namespace ricochet::app {
 
 /// Renders `figure` at `size` and encodes it as PNG into `png`. Empty on success, otherwise why
-/// not (no X display, no OpenGL, a failed render).
+/// not.
 QString renderPlotsPng(const PlotFigure& figure, QSize size, QByteArray* png);
 
 }  // namespace ricochet::app

@@ -1,13 +1,9 @@
 #pragma once
 // The plots as an SVG drawing: vector paths for the curves, text for the labels and titles,
-// drawn from the plot data PlotPanel computes (PlotFigure), not from a renderer's layout.
-//
-// The page is laid out like the panel's charts: stacked, sharing the time axis (only the lowest
-// chart labels it), one plot-area width for all so the time axes line up. Text and lines are
-// scaled for the page size (plotExportScale), while the ticks are as dense as on a screen-sized
-// figure: they are placed for the page divided by that scale, with unscaled text, as the panel
-// would place them, and then drawn at full size. Data are mapped to the page in double precision
-// (to 0.01 px in the file).
+// drawn from the plot data PlotPanel computes (PlotFigure) on the layout the screen and the PNG
+// export use (plot_layout), so the three agree: plot areas, ticks, legends and titles are where
+// the panel puts them, with text and lines scaled for the page (plotExportScale). Data are mapped
+// to the page in double precision (to 0.01 px in the file).
 
 #include "app/desktop/plot_figure.hpp"
 

@@ -3,6 +3,7 @@
 // bounded rate. Both are immutable once emitted and travel as shared pointers through queued
 // signals, so the GUI reads them without locks and without copying.
 
+#include "app/desktop/plot_samples.hpp"
 #include "core/model/scene.hpp"
 #include "core/model/system.hpp"
 #include "core/trace/minmax_decimator.hpp"
@@ -17,9 +18,12 @@
 
 namespace ricochet::app {
 
-/// One plotted quantity. Values are fed to the worker's decimator every step.
+/// One plotted quantity. Values are fed to the worker's decimator every step, and are the
+/// columns of the phase and impact rows.
 struct SeriesInfo {
-  enum class Group { Energy, Error, AbsError, Momentum };
+  /// Energy, Error and Momentum: shown by the default panels; Column: any other trace column
+  /// (q., v., p., con.), offered for the panels the user sets up.
+  enum class Group { Energy, Error, AbsError, Momentum, Column };
   std::string name;  ///< "total", "kinetic", "potential", a column name ("e.discrete", "mom.px")
   Group group = Group::Energy;
 };
@@ -31,6 +35,7 @@ struct RunInfo {
   Scenario scenario;             ///< exactly what runs
   SceneSpec scene;               ///< system->scene(parameters)
   std::vector<SeriesInfo> series;
+  std::vector<std::string> constraints;  ///< the system's constraint names (ImpactRow::constraint)
   double energyInitial = 0.0;    ///< E0, J: the reference of the relative energy error
   /// True when E0 != 0: the error is (E - E0)/|E0|. Otherwise it is divided by K0 + |V0|
   /// (io::energyScale, as the CLI's energy_rel_error).
@@ -66,6 +71,11 @@ struct Snapshot {
   std::vector<ImpactMark> newImpacts;  ///< since the previous snapshot (bounded)
   std::int64_t droppedImpacts = 0;     ///< impacts not flashed because too many arrived at once
   trace::PlotData plot;                ///< one series per RunInfo::series
+  /// Rows of every series at evenly spaced steps (phase portraits), and the impacts the plots
+  /// draw with the row after each (impact map, impact read-out). Shared between snapshots while
+  /// unchanged; never null in a snapshot.
+  std::shared_ptr<const StrideRows> rows;
+  std::shared_ptr<const ImpactRows> impactRows;
 };
 
 using RunInfoPtr = std::shared_ptr<const RunInfo>;

@@ -3,6 +3,7 @@
 #include "app/desktop/number_field.hpp"
 #include "core/model/registry.hpp"
 
+#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -10,6 +11,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ricochet::app {
 
@@ -38,6 +41,10 @@ QLabel* messageLabel() {
   return l;
 }
 
+// Descriptions and help: dark grey, about 8:1 against the window background (palette(dark) was
+// 2.2:1 and read as disabled text).
+constexpr const char* kHelpTextStyle = "color: #444444;";
+
 void clearLayout(QWidget* host) {
   // Deletes the previous form (widgets and layout) of a host widget. findChildren returns a copy:
   // iterating host->children() itself while deleting read freed memory (each delete edits it).
@@ -57,20 +64,27 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
   systemCombo_->setMinimumContentsLength(16);
   for (const SystemDescription* s : systems()) {
     const SystemInfo& info = s->info();
-    systemCombo_->addItem(QStringLiteral("%1  (%2)").arg(QString::fromStdString(info.title),
-                                                         QString::fromStdString(info.source)),
-                          QString::fromStdString(info.id));
+    // The title alone (the source is in the label below): the dock is narrow.
+    systemCombo_->addItem(QString::fromStdString(info.title), QString::fromStdString(info.id));
     systemCombo_->setItemData(systemCombo_->count() - 1,
                               QString::fromStdString(info.id + ": " + info.summary),
                               Qt::ToolTipRole);
   }
+  // The list shows whole titles, however narrow the dock.
+  int widest = 0;
+  for (int i = 0; i < systemCombo_->count(); ++i) {
+    widest = std::max(widest, systemCombo_->fontMetrics().horizontalAdvance(systemCombo_->itemText(i)));
+  }
+  systemCombo_->view()->setMinimumWidth(widest + 48);
+  connect(systemCombo_, &QComboBox::currentIndexChanged, systemCombo_,
+          [this](int i) { systemCombo_->setToolTip(systemCombo_->itemText(i)); });
   sys->addWidget(systemCombo_);
   sourceLabel_ = new QLabel;
   sourceLabel_->setObjectName(QStringLiteral("sourceLabel"));
   sourceLabel_->setWordWrap(true);
   summaryLabel_ = new QLabel;
   summaryLabel_->setWordWrap(true);
-  summaryLabel_->setStyleSheet(QStringLiteral("color: palette(dark);"));
+  summaryLabel_->setStyleSheet(QString::fromLatin1(kHelpTextStyle));
   sys->addWidget(sourceLabel_);
   sys->addWidget(summaryLabel_);
   top->addWidget(systemBox);
@@ -100,7 +114,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
   ig->addWidget(integratorCombo_);
   integratorHelp_ = new QLabel;
   integratorHelp_->setWordWrap(true);
-  integratorHelp_->setStyleSheet(QStringLiteral("color: palette(dark);"));
+  integratorHelp_->setStyleSheet(QString::fromLatin1(kHelpTextStyle));
   ig->addWidget(integratorHelp_);
   settingsHost_ = new QWidget;
   ig->addWidget(settingsHost_);

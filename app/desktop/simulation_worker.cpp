@@ -21,6 +21,7 @@ constexpr double kFrameSeconds = 1.0 / 60.0;  // snapshot period (issue 3 item 3
 constexpr double kRateWindow = 0.5;           // s of wall time per steps/s measurement
 constexpr double kMaxLag = 0.25;              // s: a paced run further behind drops the backlog
 constexpr int kDecimatorBuckets = 2048;
+constexpr int kPhaseRows = 4096;  // rows kept for the phase portraits (StrideRows)
 
 // Series fed from computed quantities rather than from a Simulation column.
 enum Computed { kTotal = -1, kKinetic = -2, kPotential = -3, kError = -4, kAbsError = -5 };
@@ -62,7 +63,8 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   info->relativeError = e0.total() != 0.0;
 
   // Plotted series: the energy split, extra energies (e.*), the energy error (signed and its
-  // magnitude, for the log view), then the momentum-like quantities (mom.*).
+  // magnitude, for the log view), the momentum-like quantities (mom.*), then every other trace
+  // column, so that any of them can be plotted from the start of the run.
   const auto columns = created.simulation->columns();
   seriesColumn_.clear();
   auto add = [&](std::string name, SeriesInfo::Group group, int source) {
@@ -80,12 +82,21 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   for (std::size_t c = 0; c < columns.size(); ++c) {
     if (startsWith(columns[c], "mom.")) add(columns[c], SeriesInfo::Group::Momentum, int(c));
   }
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (!startsWith(columns[c], "e.") && !startsWith(columns[c], "mom.")) {
+      add(columns[c], SeriesInfo::Group::Column, int(c));
+    }
+  }
+  info->constraints = system->info().constraints;
 
   sim_ = std::move(created.simulation);
   info_ = info;
   energyInitial_ = e0.total();
   errorScale_ = 1.0 / io::energyScale(e0);  // the CLI's energy_rel_error, same denominator
   decimator_ = trace::MinMaxDecimator(int(info->series.size()), kDecimatorBuckets);
+  rows_ = StrideRows(int(info->series.size()), kPhaseRows);
+  impactRows_ = ImpactRows(int(info->series.size()));
+  rowsChanged_ = impactsChanged_ = true;
   columnValues_.assign(columns.size(), 0.0);
   seriesValues_.assign(info->series.size(), 0.0);
   poses_.assign(info->scene.bodies.size(), Pose{});
@@ -172,6 +183,10 @@ void SimulationWorker::setChunkMilliseconds(double ms) {
 
 void SimulationWorker::onImpact(const ImpactRecord& impact) {
   decimator_.markEvent(impact.t);
+  impactRows_.add(ImpactRow{decimator_.eventCount(), impact.step, impact.t, impact.alpha,
+                            impact.constraint, impact.energyBefore, impact.energyAfter,
+                            impact.impulse, impact.reflected});
+  impactsChanged_ = true;
   if (!impact.contactPoint.allFinite()) return;  // nothing to flash
   marks_[std::size_t(markNext_)] = ImpactMark{impact.t, impact.contactPoint, impact.constraint};
   markNext_ = (markNext_ + 1) % kImpactMarks;
@@ -210,6 +225,16 @@ void SimulationWorker::record() {
     seriesValues_[i] = v;
   }
   decimator_.append(sim_->time(), seriesValues_);
+  const std::int64_t step = sim_->step();
+  if (rows_.wants(step)) {
+    rows_.add(step, seriesValues_);
+    rowsChanged_ = true;
+  }
+  if (impactRows_.pending()) impactRows_.fill(step, seriesValues_);
+  if (decimator_.bucketWidth() > impactRows_.bucketWidth()) {
+    impactRows_.setBucketWidth(decimator_.bucketWidth());
+    impactsChanged_ = true;
+  }
 }
 
 bool SimulationWorker::stepAndRecord() {
@@ -370,6 +395,11 @@ void SimulationWorker::emitSnapshot(bool forced) {
   markCount_ = 0;
   marksDropped_ = 0;
   decimator_.render(plotColumns_, s->plot);
+  if (rowsChanged_ || !rowsShared_) rowsShared_ = std::make_shared<const StrideRows>(rows_);
+  if (impactsChanged_ || !impactsShared_) impactsShared_ = std::make_shared<const ImpactRows>(impactRows_);
+  rowsChanged_ = impactsChanged_ = false;
+  s->rows = rowsShared_;
+  s->impactRows = impactsShared_;
   emit snapshotReady(std::move(s));
 }
 

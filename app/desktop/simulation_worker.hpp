@@ -79,6 +79,14 @@ class SimulationWorker : public QObject, private ImpactSink {
   std::shared_ptr<const RunInfo> info_;
   std::uint64_t generation_ = 0;
   trace::MinMaxDecimator decimator_;
+  // Whole rows for the phase portraits and the impact map (plot_samples.hpp), and the copies the
+  // last snapshot carried (a new copy only when they changed).
+  StrideRows rows_;
+  ImpactRows impactRows_;
+  std::shared_ptr<const StrideRows> rowsShared_;
+  std::shared_ptr<const ImpactRows> impactsShared_;
+  bool rowsChanged_ = true;
+  bool impactsChanged_ = true;
   std::vector<double> columnValues_;  // Simulation::sample() row
   std::vector<double> seriesValues_;  // one value per RunInfo::series
   std::vector<int> seriesColumn_;     // column index feeding each series, -1 for computed ones

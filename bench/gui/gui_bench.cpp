@@ -16,6 +16,7 @@
 
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/number_field.hpp"
+#include "app/desktop/plot_canvas.hpp"
 #include "app/desktop/plot_panel.hpp"
 #include "app/desktop/scenario_editor.hpp"
 #include "core/model/registry.hpp"
@@ -45,6 +46,7 @@
 #include <vector>
 
 using ricochet::app::MainWindow;
+using ricochet::app::PlotCanvas;
 using ricochet::app::PlotPanel;
 using ricochet::render::VtkWidget;
 
@@ -115,7 +117,7 @@ double frameTime(MainWindow& w, bool scene, bool plots) {
   }
   if (plots) {
     ++pending;
-    b = QObject::connect(w.plots()->view(), &VtkWidget::frameSwapped, swapped);
+    b = QObject::connect(w.plots()->view(), &PlotCanvas::frameSwapped, swapped);
   }
   const double t0 = nowMs();
   const double c0 = cpuMs();
@@ -211,7 +213,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(msaaOpt)) {
     const int n = parser.value(msaaOpt).toInt();
     w.sceneWidget()->renderWindow()->SetMultiSamples(n);
-    w.plots()->view()->renderWindow()->SetMultiSamples(n);
+    w.plots()->view()->setAntialiasing(n > 0);
   }
   if (parser.isSet(fxaaOpt)) w.sceneRenderer()->SetUseFXAA(true);
   w.show();
@@ -237,7 +239,7 @@ int main(int argc, char** argv) {
                 scene ? "3-D view" : "plots", sc.median, *std::min_element(cpu.begin(), cpu.end()),
                 sc.p95);
     if (spec.size() > 2) {
-      (scene ? w.sceneWidget() : w.plots()->view())->grabFrame().save(spec.value(2));
+      (scene ? w.sceneWidget()->grabFrame() : w.plots()->view()->grabFrame()).save(spec.value(2));
     }
     return 0;
   }
@@ -295,9 +297,9 @@ int main(int argc, char** argv) {
                                                 [&] { sceneStart = nowMs(); });
   QMetaObject::Connection f2 = QObject::connect(w.sceneWidget(), &VtkWidget::frameSwapped,
                                                 [&] { sceneFrames.push_back(nowMs() - sceneStart); });
-  QMetaObject::Connection f3 = QObject::connect(w.plots()->view(), &VtkWidget::frameStarted,
+  QMetaObject::Connection f3 = QObject::connect(w.plots()->view(), &PlotCanvas::frameStarted,
                                                 [&] { plotStart = nowMs(); });
-  QMetaObject::Connection f4 = QObject::connect(w.plots()->view(), &VtkWidget::frameSwapped,
+  QMetaObject::Connection f4 = QObject::connect(w.plots()->view(), &PlotCanvas::frameSwapped,
                                                 [&] { plotFrames.push_back(nowMs() - plotStart); });
   const long long steps0 = w.lastSnapshot()->step;
   clock.restart();

@@ -378,10 +378,11 @@ json::Value summaryToJson(const RunSummary& s) {
 std::string summaryLine(const RunSummary& s) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "%s %s h=%s: %lld steps to t=%.10g s, %lld impacts%s, E0=%.10g J, E=%.10g J, "
+                "%s %s h=%s: %lld %s to t=%.10g s, %lld %s%s, E0=%.10g J, E=%.10g J, "
                 "max|dE/E0|=%.3e, %.3g s (%.3g steps/s): %s",
                 s.system.c_str(), s.integrator.c_str(), formatNumber(s.h).c_str(),
-                static_cast<long long>(s.steps), s.tEnd, static_cast<long long>(s.impacts),
+                static_cast<long long>(s.steps), s.steps == 1 ? "step" : "steps", s.tEnd,
+                static_cast<long long>(s.impacts), s.impacts == 1 ? "impact" : "impacts",
                 s.reflectedImpacts > 0
                     ? (" (" + std::to_string(s.reflectedImpacts) + " reflected near grazing)").c_str()
                     : "",

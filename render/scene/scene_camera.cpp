@@ -78,6 +78,9 @@ double SceneCamera::aspect() const {
 
 void SceneCamera::frame(const SceneSpec& scene, double L, const Eigen::Vector3d* tracked) {
   vtkCamera* cam = renderer_->GetActiveCamera();
+  L_ = L;
+  above_ = 0.0;
+  range_ = false;
   Eigen::Vector3d lo, hi;
   regionOfInterest(scene, L, tracked, &lo, &hi);
   const Eigen::Vector3d c = 0.5 * (lo + hi);
@@ -119,24 +122,63 @@ void SceneCamera::frame(const SceneSpec& scene, double L, const Eigen::Vector3d*
   renderer_->ResetCameraClippingRange();
 }
 
-// The tracked body keeps its place on screen sideways (exact, so no lag and no jitter), while
-// vertically the camera moves only when the body leaves a central band, so bounces do not shake
-// the floor.
+bool SceneCamera::floorBelow(const SceneSpec& scene, const Eigen::Vector3d& up,
+                             const Eigen::Vector3d& tracked, double* footUp) const {
+  bool found = false;
+  for (const Obstacle& o : scene.obstacles) {
+    const auto* pl = std::get_if<PlaneObstacle>(&o);
+    if (!pl || !pl->normal.allFinite() || pl->normal.norm() < 1e-12 || !pl->point.allFinite()) continue;
+    const Eigen::Vector3d n = pl->normal.normalized();
+    if (n.dot(up) < 0.5) continue;  // a wall or a ceiling
+    const Eigen::Vector3d foot = tracked - (tracked - pl->point).dot(n) * n;
+    const double u = foot.dot(up);
+    if (u > tracked.dot(up)) continue;  // not under the body
+    if (!found || u > *footUp) *footUp = u;
+    found = true;
+  }
+  return found;
+}
+
+// Sideways the tracked body keeps its place on screen exactly (no lag and no jitter). Vertically
+// the view holds the floor and the highest point of the motion so far, so the ground never leaves
+// the picture and bounces do not shake it; it only grows, once, as a higher bounce comes.
 void SceneCamera::follow(const SceneSpec& scene, const Eigen::Vector3d& up,
                          const Eigen::Vector3d& tracked) {
   vtkCamera* cam = renderer_->GetActiveCamera();
   Eigen::Vector3d focal, eye;
   cam->GetFocalPoint(focal.data());
   cam->GetPosition(eye.data());
+  double reach = 0.25 * L_;
+  if (scene.trackedBody >= 0 && scene.trackedBody < static_cast<int>(scene.bodies.size())) {
+    reach = std::max(reach, bodyReach(scene.bodies[static_cast<std::size_t>(scene.trackedBody)]));
+  }
+  const double bodyUp = tracked.dot(up);
+  double lo = 0.0, hi = 0.0, footUp = 0.0;
+  if (floorBelow(scene, up, tracked, &footUp)) {
+    above_ = std::max(above_, bodyUp + reach - footUp);
+    // The planar view's hatched band lies 0.3 L under the floor line.
+    lo = footUp - (scene.view == ViewKind::Planar ? 0.3 * L_ : 0.1 * reach);
+    hi = footUp + above_;
+  } else {
+    lowest_ = range_ ? std::min(lowest_, bodyUp - reach) : bodyUp - reach;
+    highest_ = range_ ? std::max(highest_, bodyUp + reach) : bodyUp + reach;
+    range_ = true;
+    lo = lowest_;
+    hi = highest_;
+  }
   const Eigen::Vector3d d = tracked - focal;
-  const double v = d.dot(up);
-  const double band = 0.45 * viewHalfHeight(cam);
-  const double excess = v - std::clamp(v, -band, band);
-  Eigen::Vector3d shift = d - v * up + excess * up;
+  Eigen::Vector3d shift = d - d.dot(up) * up + (0.5 * (lo + hi) - focal.dot(up)) * up;
   if (scene.view == ViewKind::Planar) shift.z() = 0.0;
-  if (shift.squaredNorm() == 0.0) return;
   focal += shift;
   eye += shift;
+  // Room for the range with a 30 % margin (as the default view has).
+  const double needed = 0.65 * (hi - lo);
+  const double half = viewHalfHeight(cam);
+  if (cam->GetParallelProjection()) {
+    if (half < needed) cam->SetParallelScale(needed);
+  } else if (half > 0.0 && half < needed) {
+    eye = focal + (eye - focal) * (needed / half);
+  }
   cam->SetFocalPoint(focal.data());
   cam->SetPosition(eye.data());
 }
