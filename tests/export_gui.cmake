@@ -1,4 +1,4 @@
-# File menu of the desktop app (issue 6, GUI part): scenario files, presets, drag and drop, recent
+# File menu of the desktop app: scenario files, presets, drag and drop, recent
 # files (test_gui_export_files); CSV and animation exports (test_gui_export); plot exports
 # (test_gui_export_plots). Label gui:
 # they need an X display (./test.sh runs ctest under xvfb-run); they also run bin/ricochet-cli.

@@ -1,4 +1,4 @@
-// ricochet-cli, driven as a separate process exactly as scripts use it (../shared/contracts.md):
+// ricochet-cli, driven as a separate process exactly as scripts use it (README, "Command line"):
 // list, describe --json, run with every output file, scenario files, --set, and every kind of bad
 // input (exit 2, one line on stderr naming the value) and integrator failure (exit 3). Tests loop
 // over the registry, so they cover systems as they are registered.

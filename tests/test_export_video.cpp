@@ -1,5 +1,5 @@
 // `ricochet-cli video` end to end, as the GUI and scripts run it (a separate process), checked with
-// ffprobe: the issue's acceptance (MP4 and GIF: duration and frame count), the frame clock,
+// ffprobe: the documented duration and frame count of MP4 and GIF, the frame clock,
 // Ogg/Theora without ffmpeg, PNG sequences, cancel by SIGTERM/SIGINT, bad input, no display, an
 // integrator failure mid-video, a dying ffmpeg and hostile scenarios.
 //
@@ -71,7 +71,7 @@ struct Probe {
   QString error;
 };
 
-/// ffprobe with exactly the issue's query (frames are counted by decoding).
+/// ffprobe with exactly the documented query (frames are counted by decoding).
 Probe ffprobe(const QString& file) {
   QProcess p;
   p.start(QStringLiteral("ffprobe"),
@@ -161,7 +161,7 @@ class TestExportVideo : public QObject {
   }
 
   void mp4AcceptanceDurationAndFrameCount() {
-    // Issue 6: `ricochet-cli video ellipse-floor --out x.mp4 --t-end 2 --fps 30` -> ffprobe agrees.
+    // `ricochet-cli video ellipse-floor --out x.mp4 --t-end 2 --fps 30` -> ffprobe agrees.
     const QString dir = freshDir(), out = dir + "/x.mp4";
     const Result r = cli({"video", "ellipse-floor", "--out", out, "--t-end", "2", "--fps", "30"});
     QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));

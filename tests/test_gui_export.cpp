@@ -1,4 +1,4 @@
-// Exports from the desktop app (issue 6 items 1-3 and the acceptance): a scenario saved from the GUI
+// Exports from the desktop app (CSV, animation and plots): a scenario saved from the GUI
 // and run by `ricochet-cli run FILE --csv` gives byte for byte the GUI's own CSV export; the CSV
 // files' contents (contract header, row count, the last row is the live run's current state);
 // cancel leaves no file; a failed run is exported up to its failure, as the CLI does.
@@ -132,7 +132,7 @@ class TestGuiExport : public QObject {
   }
   void init() { QSettings().clear(); }
 
-  // Acceptance (issue 6): for every system, a scenario saved from the GUI and run with
+  // For every system, a scenario saved from the GUI and run with
   // `ricochet-cli run FILE --steps N --csv --impacts-csv` gives byte-identical files to the GUI's
   // export of the same N steps, and the export's last row is the live run's state at step N
   // (same t and energy bit for bit: the export re-runs the deterministic scenario).
@@ -304,7 +304,7 @@ class TestGuiExport : public QObject {
     QCOMPARE(parseCsv(readAll(dir.filePath(QStringLiteral("gui.csv")))).rows.size(), std::size_t(1));
   }
 
-  // Animation export (issue 6 item 2): a 1 s GIF at 10 frames/s and 160 x 120 through the dialog,
+  // Animation export: a 1 s GIF at 10 frames/s and 160 x 120 through the dialog,
   // checked with ffprobe (frames, size, rate, duration: frames rendered on the simulation clock);
   // the live view keeps running meanwhile.
   void animationGifIsWhatWasAskedFor() {

@@ -1,4 +1,4 @@
-// Scenario files in the desktop app (issue 6 item 4 and its acceptance): save / open / title and
+// Scenario files in the desktop app: save / open / title and
 // modified mark, malformed, truncated and hostile files refused with ONE message naming the key
 // while nothing changes (run, editors, title, recent list), drag and drop, the recent files, the
 // embedded paper presets, and --scenario's file.

@@ -1,5 +1,5 @@
-// Plot export from the desktop app (issue 6 item 3 and the acceptance "GUI tests export ... a PNG
-// plot"): through the real File > Export Plots dialog, a PNG of the requested size that shows the
+// Plot export from the desktop app, as a user does it:
+// through the real File > Export Plots dialog, a PNG of the requested size that shows the
 // curves in their colours, and an SVG that parses as XML and holds the curves as vector
 // polylines/paths and the axis titles and series names as text; a single chart; an unwritable
 // target gives one message naming the path and leaves no file.

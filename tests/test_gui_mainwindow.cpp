@@ -1,4 +1,4 @@
-// The desktop application, driven through its real MainWindow (issue 3 items 3-7, acceptance):
+// The desktop application, driven through its real MainWindow (worker thread, editor, plots, playback, start-up):
 // default launch animates; every system populates scene and plots; a parameter edit restarts the
 // run with the new value (checked on the plotted energy); invalid values are refused in place with
 // the reason while the simulation continues; pause / step / resume / reset move simulated time as
@@ -299,13 +299,13 @@ class TestGuiMainWindow : public QObject {
     if (ricochet::systems().empty()) QSKIP("no system registered yet");
   }
 
-  // Issue 3 item 7: no arguments -> the default system, animating.
+  // No arguments -> the default system, animating.
   void defaultLaunchOpensTheDefaultSystemAndAnimates() {
     QSettings().clear();
     MainWindowOptions o;  // what main() passes without arguments (settings empty: first launch)
     auto w = openWindow(o);
     QVERIFY(waitForTimeBeyond(*w, 0.3));
-    const QString id = QStringLiteral("ellipsoid-plane");  // what the issue asks for
+    const QString id = QStringLiteral("ellipsoid-plane");  // the documented first-launch system
     if (!ricochet::findSystem(id.toStdString())) QSKIP("ellipsoid-plane not registered");
     QCOMPARE(MainWindow::defaultSystemId(), id);
     QCOMPARE(QString::fromStdString(w->currentRun()->scenario.system), id);
@@ -741,7 +741,7 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(w->lastSnapshot()->t > 3.0);  // faster than real time
   }
 
-  // Issue 3 (trail at high speed): at max speed one snapshot spans thousands of steps; each
+  // Trail at high speed: at max speed one snapshot spans thousands of steps; each
   // carries the tracked body's positions since the previous one (at most kPathSamples, evenly
   // spaced in steps). Replaying the scenario must pass through every one of them, in order.
   void trailPathIsTheIntegratedPathAtMaxSpeed() {

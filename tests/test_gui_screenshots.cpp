@@ -1,4 +1,4 @@
-// Screenshots of the main window for every registered system (issue 3 acceptance): saved as PNG
+// Screenshots of the main window for every registered system: saved as PNG
 // into the build tree (<build>/screenshots/<id>.png, and the 3-D view and plots alone), with the
 // 3-D view checked to be non-blank (grey-level variance) and the plots checked to hold data.
 //

@@ -1,4 +1,4 @@
-// core/trace: the bounded-memory min/max decimator behind the live plots (issue 3 item 5).
+// core/trace: the bounded-memory min/max decimator behind the live plots.
 // Spikes of a single step survive any run length, memory is fixed, rendering gives at most two
 // points per plot column on a non-decreasing time axis, and the extrema are exactly those of the
 // samples (checked against brute force).

@@ -11,7 +11,7 @@
 
 namespace ricochet::cli {
 
-/// Exit codes (../shared/contracts.md): success, bad input, integrator failure.
+/// Exit codes (README, "Command line"): success, bad input, integrator failure.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitIntegratorFailed = 3;

@@ -1,4 +1,4 @@
-// ricochet-cli: the headless runner (../shared/contracts.md, "ricochet-cli").
+// ricochet-cli: the headless runner (its commands and options: README, "Command line").
 //
 // main() only dispatches: each command is a row of kCommands (name, usage, function). Adding a
 // command means one more row and one function. `video` needs the render layer: without it

@@ -1,5 +1,5 @@
 #pragma once
-// Animation export from the desktop app (issue 6 item 2): MP4 (H.264) and GIF through ffmpeg,
+// Animation export from the desktop app: MP4 (H.264) and GIF through ffmpeg,
 // Ogg/Theora (built in, the choice when ffmpeg is missing) and PNG frame sequences.
 //
 // The export is `ricochet-cli video` run as a child process (QProcess) on a temporary copy of the

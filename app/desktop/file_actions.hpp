@@ -1,5 +1,5 @@
 #pragma once
-// The File menu and the File toolbar of the main window (issue 6): scenario files (open, save,
+// The File menu and the File toolbar of the main window: scenario files (open, save,
 // recent, presets, drag and drop: ScenarioFiles) and the exports (CSV, HDF5 and ParaView:
 // CsvExporter; animation: AnimationExporter; plots: PlotExporter). MainWindow
 // creates one FileActions in its File menu; everything else lives here.

@@ -1,5 +1,5 @@
 #pragma once
-// Plot export from the desktop app (issue 6 item 3): the live plots as a PNG image of a chosen
+// Plot export from the desktop app: the live plots as a PNG image of a chosen
 // size or as an SVG drawing (vector paths for the curves, text for the labels and titles).
 //
 // The export never touches the live view: it takes the plot data PlotPanel computed (PlotFigure:

@@ -1,5 +1,5 @@
 #pragma once
-// Scenario files in the desktop app (issue 6 item 4): Open (Ctrl+O), Save (Ctrl+S), Save As,
+// Scenario files in the desktop app: Open (Ctrl+O), Save (Ctrl+S), Save As,
 // Open Recent, the paper presets, drag and drop of a .json onto the window. Files are the
 // contract's format, read and written by core/io (strict validation, atomic save), so a file saved
 // here runs identically with `ricochet-cli run FILE`.

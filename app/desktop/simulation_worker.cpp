@@ -17,7 +17,7 @@
 namespace ricochet::app {
 
 namespace {
-constexpr double kFrameSeconds = 1.0 / 60.0;  // snapshot period (issue 3 item 3: ~60 per second)
+constexpr double kFrameSeconds = 1.0 / 60.0;  // snapshot period: about 60 per second, the display rate
 constexpr double kRateWindow = 0.5;           // s of wall time per steps/s measurement
 constexpr double kMaxLag = 0.25;              // s: a paced run further behind drops the backlog
 constexpr int kDecimatorBuckets = 2048;

@@ -1,5 +1,5 @@
 #pragma once
-// Scenario files: the contract's JSON format (../shared/contracts.md, "Scenario JSON"), read
+// Scenario files: the published JSON format (README, "Command line", scenario files), read
 // strictly and written in a stable order.
 //
 //   {"format": "ricochet-scenario", "version": 1, "system": ID,

@@ -6,7 +6,7 @@
 
 namespace ricochet {
 
-// Each system family appends its systems, in the order of ../shared/contracts.md. Explicit calls
+// Each system family appends its systems, in the published order (`ricochet-cli list`). Explicit calls
 // (not self-registering statics) so nothing is dead-stripped from the static library.
 void appendPlanarSystems(std::vector<const SystemDescription*>& out);        // core/planar
 void appendNonholonomicSystems(std::vector<const SystemDescription*>& out);  // core/nonholonomic

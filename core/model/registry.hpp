@@ -10,7 +10,7 @@
 
 namespace ricochet {
 
-/// All systems, in the order of ../shared/contracts.md.
+/// All systems, in the published order (the order `ricochet-cli list` prints).
 const std::vector<const SystemDescription*>& systems();
 
 /// The system with this id, or nullptr.

@@ -155,7 +155,7 @@ struct IntegratorInfo {
 };
 
 struct SystemInfo {
-  std::string id;       ///< contract id, e.g. "particle-floor" (../shared/contracts.md)
+  std::string id;       ///< stable system id, e.g. "particle-floor" (ricochet-cli list)
   std::string title;    ///< e.g. "Particle bouncing on a floor"
   std::string source;   ///< paper and section, e.g. "004 §4.2, 000 §4.1"
   std::string summary;  ///< a short paragraph for the GUI and `describe`
