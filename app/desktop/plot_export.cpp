@@ -21,27 +21,13 @@
 namespace ricochet::app {
 
 namespace {
-constexpr int kMinSide = 64;
-constexpr int kMaxSide = 8192;
-
-constexpr SizePreset kSizes[] = {{"1600 \u00d7 1000", 1600, 1000},
-                                 {"1200 \u00d7 900", 1200, 900},
-                                 {"2400 \u00d7 1500", 2400, 1500},
-                                 {"3200 \u00d7 2000 (print)", 3200, 2000},
-                                 {"800 \u00d7 500", 800, 500},
-                                 {"1000 \u00d7 1400 (portrait)", 1000, 1400}};
-
 QString extensionOf(PlotFormat f) { return f == PlotFormat::Png ? QStringLiteral("png") : QStringLiteral("svg"); }
 }  // namespace
 
 QString exportPlots(const PlotPanel& panel, const PlotExportRequest& r) {
   const QString path = QDir::toNativeSeparators(r.output);
   if (r.output.isEmpty()) return QObject::tr("no output file chosen");
-  if (r.size.width() < kMinSide || r.size.height() < kMinSide || r.size.width() > kMaxSide ||
-      r.size.height() > kMaxSide) {
-    return QObject::tr("plot size %1 x %2 is invalid: width and height must be in [%3, %4] pixels")
-        .arg(r.size.width()).arg(r.size.height()).arg(kMinSide).arg(kMaxSide);
-  }
+  if (const QString e = figureSizeError(r.size, QObject::tr("plot")); !e.isEmpty()) return e;
   // Which charts: every panel as on screen, one default panel (a system without momenta has no
   // momentum chart), or one panel by its index.
   PlotFigure figure = panel.figure();
@@ -95,7 +81,7 @@ PlotExportDialog::PlotExportDialog(const QString& directory, const QString& base
   pathRow->addWidget(path_, 1);
   pathRow->addWidget(browse);
 
-  size_ = new SizePicker(kSizes, 0, kMinSide, kMaxSide);  // 1600 x 1000
+  size_ = new SizePicker(kFigureSizes, 0, kMinFigureSide, kMaxFigureSide);  // 1600 x 1000
 
   charts_ = new QComboBox;
   charts_->addItem(tr("All plots (stacked)"), int(PlotSelection::All));

@@ -7,6 +7,19 @@
 
 namespace ricochet::app {
 
+QString figureSizeError(QSize size, const QString& what) {
+  if (size.width() >= kMinFigureSide && size.height() >= kMinFigureSide &&
+      size.width() <= kMaxFigureSide && size.height() <= kMaxFigureSide) {
+    return {};
+  }
+  return QObject::tr("%1 size %2 x %3 is invalid: width and height must be in [%4, %5] pixels")
+      .arg(what)
+      .arg(size.width())
+      .arg(size.height())
+      .arg(kMinFigureSide)
+      .arg(kMaxFigureSide);
+}
+
 SizePicker::SizePicker(std::span<const SizePreset> presets, int initial, int minSide, int maxSide,
                        QWidget* parent)
     : QWidget(parent) {

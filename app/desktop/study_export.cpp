@@ -18,16 +18,6 @@ namespace ricochet::app {
 
 namespace {
 
-constexpr int kMinSide = 64;
-constexpr int kMaxSide = 8192;
-
-constexpr SizePreset kSizes[] = {{"1600 \u00d7 1000", 1600, 1000},
-                                 {"1200 \u00d7 900", 1200, 900},
-                                 {"2400 \u00d7 1500", 2400, 1500},
-                                 {"3200 \u00d7 2000 (print)", 3200, 2000},
-                                 {"800 \u00d7 500", 800, 500},
-                                 {"1000 \u00d7 1000 (square)", 1000, 1000}};
-
 QString extensionOf(FigureFormat f) { return f == FigureFormat::Png ? QStringLiteral("png") : QStringLiteral("svg"); }
 
 }  // namespace
@@ -35,14 +25,7 @@ QString extensionOf(FigureFormat f) { return f == FigureFormat::Png ? QStringLit
 QString exportStudyFigure(const StudyFigure& figure, const FigureExportRequest& r) {
   const QString path = QDir::toNativeSeparators(r.output);
   if (r.output.isEmpty()) return QObject::tr("no output file chosen");
-  if (r.size.width() < kMinSide || r.size.height() < kMinSide || r.size.width() > kMaxSide ||
-      r.size.height() > kMaxSide) {
-    return QObject::tr("figure size %1 x %2 is invalid: width and height must be in [%3, %4] pixels")
-        .arg(r.size.width())
-        .arg(r.size.height())
-        .arg(kMinSide)
-        .arg(kMaxSide);
-  }
+  if (const QString e = figureSizeError(r.size, QObject::tr("figure")); !e.isEmpty()) return e;
   if (figure.pointCount() == 0) return QObject::tr("nothing to export to '%1': the study has no plotted results").arg(path);
   const QByteArray bytes = r.format == FigureFormat::Png
                                ? studyFigurePng(figure, r.size)
@@ -72,7 +55,7 @@ StudyFigureDialog::StudyFigureDialog(const QString& directory, const QString& ba
   auto* pathRow = new QHBoxLayout;
   pathRow->addWidget(path_, 1);
   pathRow->addWidget(browse);
-  size_ = new SizePicker(kSizes, 0, kMinSide, kMaxSide);
+  size_ = new SizePicker(kFigureSizes, 0, kMinFigureSide, kMaxFigureSide);
   auto* note = new QLabel(tr("The figure as the window draws it. Text and lines grow with the size, so a "
                              "large figure reads like the screen; SVG keeps points and lines as vectors."));
   note->setWordWrap(true);
