@@ -6,6 +6,7 @@
 #include "core/io/scenario_io.hpp"
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
+#include "cli_process.hpp"
 
 #include <QtTest>
 
@@ -23,30 +24,6 @@
 using namespace ricochet;
 
 namespace {
-
-struct Result {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
-Result cli(const QStringList& args) {
-  QProcess p;
-  p.setProgram(QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet-cli"));
-  p.setArguments(args);
-  p.start();
-  Result r;
-  if (!p.waitForFinished(120000)) {
-    p.kill();
-    p.waitForFinished();
-    r.err = QStringLiteral("ricochet-cli did not finish: ") + args.join(' ');
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 

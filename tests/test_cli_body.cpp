@@ -2,6 +2,8 @@
 // (with VTK's readers built in), a scenario names its mesh relative to itself, and every bad
 // body input exits 2 with one line naming the problem.
 
+#include "cli_process.hpp"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -12,30 +14,6 @@
 #include <fstream>
 
 namespace {
-
-struct Result {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
-Result cli(const QStringList& args) {
-  QProcess p;
-  p.setProgram(QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet-cli"));
-  p.setArguments(args);
-  p.start();
-  Result r;
-  if (!p.waitForFinished(120000)) {
-    p.kill();
-    p.waitForFinished();
-    r.err = QStringLiteral("ricochet-cli did not finish: ") + args.join(' ');
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
 
 /// An OBJ box of half-extents h (8 corners, 6 quads).
 std::string boxObj(double h) {

@@ -6,6 +6,8 @@
 // error/(h^2 |2 alpha - 1|), the pendulum's first-order rectangle and second-order midpoint
 // schemes, the twelve distances of the cube sensitivity experiment, and the comparison table.
 
+#include "cli_process.hpp"
+
 #include <QtTest>
 
 #include <QJsonDocument>
@@ -22,32 +24,7 @@
 
 namespace {
 
-struct Result {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
 const QString kCli = QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet-cli");
-
-Result cli(const QStringList& args, const QString& workDir = QString()) {
-  QProcess p;
-  p.setProgram(kCli);
-  p.setArguments(args);
-  if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
-  p.start();
-  Result r;
-  if (!p.waitForFinished(120000)) {
-    p.kill();
-    p.waitForFinished();
-    r.err = QStringLiteral("ricochet-cli did not finish: ") + args.join(' ');
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
 
 QByteArray readAll(const QString& path) {
   QFile f(path);
