@@ -1,11 +1,11 @@
-// Impacts of the SE(3) LGVCI and the deterministic regression values of spec lgvci-se3:
-// U6 (the jump, §5.3), §8.3 (first four impact times and impulses, impact counts and states at
-// t = 10, second-order convergence of the first impact time to a continuous reference computed
-// here independently with RK4), the discrete Euler-Lagrange equations of §3.3 replayed on the
-// Hamiltonian run (the variational check, impacts included), failure reporting (SolverFailed
-// for an impossible tolerance, the Zeno guard, non-finite state) and rejected input; 2000-step
-// runs of a lens (intersection of two ellipsoids, impacts on the crease) and an irregular
-// rounded tetrahedron with the spec §8.2 invariants at every step and impact.
+// Impacts of the SE(3) LGVCI and its deterministic regression values (rows of docs/acceptance.md):
+// U6 (the jump), 8.3 (first four impact times and impulses, impact counts and states at t = 10,
+// second-order convergence of the first impact time to a continuous reference computed here
+// independently with RK4), the discrete Euler-Lagrange equations of the Lagrangian form (paper's
+// Table 1(a)) replayed on the Hamiltonian run (the variational check, impacts included), failure
+// reporting (SolverFailed for an impossible tolerance, the Zeno guard, non-finite state) and
+// rejected input; 2000-step runs of a lens (intersection of two ellipsoids, impacts on the
+// crease) and an irregular rounded tetrahedron with the 8.2 invariants at every step and impact.
 
 #include "core/model/registry.hpp"
 #include "core/numerics/roots.hpp"
@@ -69,9 +69,9 @@ Run runStepper(const Setup& setup, int steps) {
   return run;
 }
 
-// First impact time of the continuous dynamics (P-32) by RK4 with step dt and a Brent root of Phi
-// on the last step, integrating the rotation matrix directly (no SO(3) structure needed at this
-// accuracy). Independent of the LGVI code except for Phi.
+// First impact time of the continuous dynamics (003 eq. (32)) by RK4 with step dt and a Brent
+// root of Phi on the last step, integrating the rotation matrix directly (no SO(3) structure
+// needed at this accuracy). Independent of the LGVI code except for Phi.
 double continuousFirstImpact(const Setup& setup, double dt) {
   const RigidBodyModel& m = setup.model;
   struct Y {
@@ -116,8 +116,8 @@ double continuousFirstImpact(const Setup& setup, double dt) {
 }
 
 // --- Bodies beyond the paper's four cases, built as shape data with inertia computed from that
-// same shape: a lens (intersection of two ellipsoids, spec §4.6) and an irregular eps-rounded
-// tetrahedron (spec §4.5, mass properties from massProperties(): full, non-diagonal J).
+// same shape: a lens (intersection of two ellipsoids) and an irregular eps-rounded tetrahedron
+// (mass properties from massProperties(): full, non-diagonal J).
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
@@ -151,7 +151,7 @@ struct Lens {
                           z * z * pi * a * b * S);
     }
     const Mat3 Jd = (m / volume) * second.asDiagonal();
-    J = Jd.trace() * Mat3::Identity() - Jd;  // spec §2.1
+    J = Jd.trace() * Mat3::Identity() - Jd;  // J = tr(J_d) I - J_d
   }
 };
 
@@ -166,7 +166,7 @@ struct BodyRunStats {
   std::vector<Vec3> contacts;  // body-frame contact points
 };
 
-/// Thrown like the paper's bodies (spec §7.1): x0 = (0, 0, 10), gamma0 = (2, 2, 10), R0 = I.
+/// Thrown like the paper's bodies (paper §7): x0 = (0, 0, 10), gamma0 = (2, 2, 10), R0 = I.
 RigidBodyState paperThrow(const Vec3& Pi) {
   RigidBodyState s;
   s.x = Vec3(0.0, 0.0, 10.0);
@@ -198,7 +198,7 @@ BodyRunStats runBody(const RigidBodyModel& model, RigidBodyState s, int steps) {
       st.contacts.push_back(e.detail.rhoC);
     }
     const double newTpe = translationalEnergy(model, s), newRe = rotationalEnergy(model, s);
-    if (report.impactCount == 0) {  // each constant between impacts (spec §3.5)
+    if (report.impactCount == 0) {  // each conserved exactly by the flow
       st.maxTpeStep = std::max(st.maxTpeStep, std::fabs(newTpe - tpe));
       st.maxReStep = std::max(st.maxReStep, std::fabs(newRe - re));
     }
@@ -215,12 +215,13 @@ BodyRunStats runBody(const RigidBodyModel& model, RigidBodyState s, int steps) {
   return st;
 }
 
-// The spec §8.2 checks for a run of `steps` steps over the horizontal plane.
+// The checks of rows 8.2 of docs/acceptance.md for a run of `steps` steps over the horizontal
+// plane.
 // Round-off bounds: each step moves E, n.(R Pi) and R^T R by a couple of ulps of their size, in
 // no preferred direction, so N steps add up to about sqrt(N) such errors. The bounds are
 // 8 sqrt(N) eps times the size: for N = 2000 and E0 ~ 155 J that is 1.2e-11 J (6e-14 E0), the
-// spec's 1e-11 J for 1000 steps; a wrong jump or an O(h^2) scheme misses it by orders (a 1e-4
-// energy error is a bug, spec §8.2).
+// 1e-11 J of row 8.2 for 1000 steps; a wrong jump or an O(h^2) scheme misses it by orders (a
+// 1e-4 energy error is a bug: the scheme conserves E up to round-off).
 void checkInvariants(const char* name, const BodyRunStats& st, int steps) {
   const double walk = 8.0 * std::sqrt(static_cast<double>(steps)) * kEps;
   qInfo("%s: %d impacts, lambda >= %.3f, Phi at impacts in [%.1e, %.1e], grid Phi >= %.1e; "
@@ -233,7 +234,7 @@ void checkInvariants(const char* name, const BodyRunStats& st, int steps) {
   QVERIFY(st.impacts >= 5);
   QVERIFY(st.minLambda > 0.0);   // every impulse pushes away from the plane
   QVERIFY(st.maxVnBefore < 0.0);  // ... at an approaching contact
-  QVERIFY(st.minImpactPhi > 0.0 && st.maxImpactPhi <= 1e-14);  // impact states on dC (§8.2)
+  QVERIFY(st.minImpactPhi > 0.0 && st.maxImpactPhi <= 1e-14);  // impact states on dC (8.2)
   QVERIFY(st.minGridPhi > 0.0);
   QVERIFY(st.maxDE <= walk * st.energy0);
   QVERIFY(st.maxNRPi <= walk * st.maxPi);
@@ -248,7 +249,7 @@ class TestSe3Impacts : public QObject {
   Q_OBJECT
  private slots:
   // U6: at genuine impacts lambda > 0, the continuous energy is unchanged to <= 1e-12 relative
-  // and dPhi/dt flips sign exactly (spec §5.3); checked at every impact up to t = 10.
+  // and dPhi/dt flips sign exactly; checked at every impact up to t = 10.
   void u6JumpConservesEnergyAndReflectsNormalVelocity() {
     int count = 0;
     double worstE = 0.0, worstVn = 0.0;
@@ -279,7 +280,7 @@ class TestSe3Impacts : public QObject {
     QVERIFY(worstVn <= 1e-14);
   }
 
-  // §8.3: first four impact times (1e-8) and lambdas (1e-5), impacts by t = 10.
+  // 8.3: first four impact times (1e-8) and lambdas (1e-5), impacts by t = 10.
   void firstImpactsMatchSpec83() {
     struct Case {
       const char* id;
@@ -307,11 +308,11 @@ class TestSe3Impacts : public QObject {
         QVERIFY2(int(run.impacts.size()) == c.impactsBy10, c.id);
         for (int k = 0; k < 4; ++k) {
           const Impact& i = run.impacts[k];
-          qInfo("%s/%s impact %d: t = %.10f (spec %.9f), lambda = %.7f (spec %.6f), Phi = %.1e",
+          qInfo("%s/%s impact %d: t = %.10f (ref %.9f), lambda = %.7f (ref %.6f), Phi = %.1e",
                 c.id, integrator, k + 1, i.t, c.t[k], i.event.detail.jump.lambda, c.lambda[k], i.event.detail.phi);
           QVERIFY(std::fabs(i.t - c.t[k]) <= 1e-8);
           QVERIFY(std::fabs(i.event.detail.jump.lambda - c.lambda[k]) <= 1e-5);
-          QVERIFY(i.event.detail.phi > 0.0 && i.event.detail.phi <= 1e-14);  // §8.2
+          QVERIFY(i.event.detail.phi > 0.0 && i.event.detail.phi <= 1e-14);  // 8.2
         }
       }
     }
@@ -321,12 +322,12 @@ class TestSe3Impacts : public QObject {
     QVERIFY(cube.impacts[3].t - cube.impacts[2].t > 0.9e-3 && cube.impacts[3].t - cube.impacts[2].t < 1.1e-3);
   }
 
-  // §8.3: the state at t = 10 (1000 steps), tolerance 1e-6.
+  // 8.3: the state at t = 10 (1000 steps), tolerance 1e-6.
   void statesAtTime10MatchSpec83() {
     struct Case {
       const char* id;
       Vec3 x, gamma, Pi;
-      double tpe, re;  // NaN where the spec gives none
+      double tpe, re;  // NaN where the prototype gives none
     };
     const double none = std::nan("");
     const Case cases[] = {
@@ -352,7 +353,7 @@ class TestSe3Impacts : public QObject {
       const double dx = (s.x - c.x).cwiseAbs().maxCoeff();
       const double dg = (s.gamma - c.gamma).cwiseAbs().maxCoeff();
       const double dp = (s.Pi - c.Pi).cwiseAbs().maxCoeff();
-      qInfo("%s/%s at t = 10: |x - spec| %.1e, |gamma - spec| %.1e, |Pi - spec| %.1e", c.id,
+      qInfo("%s/%s at t = 10: |x - ref| %.1e, |gamma - ref| %.1e, |Pi - ref| %.1e", c.id,
             integrator, dx, dg, dp);
       QVERIFY2(dx <= 1e-6 && dg <= 1e-6 && dp <= 1e-6, c.id);
       if (!std::isnan(c.tpe)) {
@@ -390,8 +391,8 @@ class TestSe3Impacts : public QObject {
     }
   }
 
-  // §8.3: t1(h) converges at second order to the continuous first impact time t1*. The
-  // reference is recomputed here (RK4, dt = 2e-5, Brent on Phi) and must match the spec's
+  // 8.3: t1(h) converges at second order to the continuous first impact time t1*. The
+  // reference is recomputed here (RK4, dt = 2e-5, Brent on Phi) and must match the prototype's
   // t1* = 2.6491323431 (I) and 2.6088728608 (IV).
   void firstImpactTimeConvergesAtSecondOrder() {
     struct Case {
@@ -406,7 +407,7 @@ class TestSe3Impacts : public QObject {
     for (const Case& c : cases) {
       const Setup base = makeSetup(scenarioFor(c.id));
       const double tStar = continuousFirstImpact(base, 2e-5);
-      qInfo("%s: continuous t1* = %.10f (spec %.10f)", c.id, tStar, c.tStar);
+      qInfo("%s: continuous t1* = %.10f (ref %.10f)", c.id, tStar, c.tStar);
       QVERIFY(std::fabs(tStar - c.tStar) <= 2e-10);
       double previousError = 0.0;
       for (int k = 0; k < 4; ++k) {
@@ -417,7 +418,7 @@ class TestSe3Impacts : public QObject {
         QVERIFY(!run.impacts.empty());
         const double t1 = run.impacts.front().t;
         const double error = std::fabs(t1 - tStar);
-        qInfo("  h = %.4f: t1 = %.10f (spec %.10f), error %.3e, ratio %.3f", sc.integrator.h, t1,
+        qInfo("  h = %.4f: t1 = %.10f (ref %.10f), error %.3e, ratio %.3f", sc.integrator.h, t1,
               c.t1[k], error, k ? previousError / error : 0.0);
         QVERIFY(std::fabs(t1 - c.t1[k]) <= 1e-9);
         if (k > 0) {
@@ -428,8 +429,8 @@ class TestSe3Impacts : public QObject {
     }
   }
 
-  // §3.3: the Hamiltonian run satisfies the discrete Euler-Lagrange equations of the Lagrangian
-  // form, including F_L[alpha h, (1 - alpha) h](lambda) through an impact and
+  // The Hamiltonian run satisfies the discrete Euler-Lagrange equations of the Lagrangian form
+  // (paper's Table 1(a)), including F_L[alpha h, (1 - alpha) h](lambda) through an impact and
   // F_L[(1 - alpha) h, h] after it: the implementation is the variational integrator.
   void discreteEulerLagrangeHoldsThroughImpacts() {
     const Setup setup = makeSetup(scenarioFor("ellipsoid-plane"));
@@ -439,7 +440,7 @@ class TestSe3Impacts : public QObject {
     const Vec3 e3 = Vec3::UnitZ();
     const Run run = runStepper(setup, 1000);
     // q_+ predicted from the previous segment (q_-, q_0; tau_-) and the impulse lambda, checked
-    // against the segment (q_0, q_+; tau_+) actually taken (spec §3.3 F_L). The prediction
+    // against the segment (q_0, q_+; tau_+) actually taken (F_L of Table 1(a)). The prediction
     // multiplies the round-off of q_0 - q_- by tau_+/tau_- (up to ~1e3 for a small alpha), so the
     // residuals are scaled by min(1, tau_-/tau_+): the size of an error in the momentum of the
     // previous segment times tau_+.
@@ -584,8 +585,8 @@ class TestSe3Impacts : public QObject {
     }
   }
 
-  // Zeno guard (spec §5.5): with the cap lowered to 1, the cube's double corner hit (impacts 3
-  // and 4 in step 662) stops the run with status Zeno, the state rolled back to t = 6.61 s.
+  // Zeno guard: with the cap lowered to 1, the cube's double corner hit (impacts 3 and 4 in
+  // step 662) stops the run with status Zeno, the state rolled back to t = 6.61 s.
   void zenoGuardStopsWithAClearStatus() {
     Setup setup = makeSetup(scenarioFor("cube-plane"));
     setup.model.maxImpactsPerStep = 1;

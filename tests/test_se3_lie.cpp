@@ -1,7 +1,7 @@
-// SO(3) helpers and SolveF of the SE(3) LGVCI: spec lgvci-se3 §8.1 U1 (hat/vee and the identities
-// of §1), U2 (J_d from J, §7.2), U3 (SolveF, Cayley and exponential coordinates, §3.4), plus the
-// round trips exp/log and Cayley/inverse and the analytic Newton Jacobians against finite
-// differences.
+// SO(3) helpers and SolveF of the SE(3) LGVCI: rows U1 (hat/vee and the identities of the
+// notation), U2 (J_d from J for the four cases), U3 (SolveF, Cayley and exponential coordinates)
+// of docs/acceptance.md, "SE(3) unit tests (8.1)", plus the round trips exp/log and
+// Cayley/inverse and the analytic Newton Jacobians against finite differences.
 
 #include "core/model/registry.hpp"
 #include "core/se3/se3_systems.hpp"
@@ -34,7 +34,7 @@ Mat3 randomRotation(std::mt19937& rng) {
   return expSO3(angle(rng) * axis);
 }
 
-// The standard inertias of Cases I-IV (spec §7.2; Case III symmetrised, §10.11).
+// The standard inertias of Cases I-IV (Case III's printed matrix symmetrised).
 std::vector<Mat3> caseInertias() {
   return {Mat3(Vec3(5.0, 4.0, 2.6).asDiagonal()),
           Mat3(Vec3(7.5932718, 9.9326434, 8.2731252).asDiagonal()),
@@ -53,7 +53,7 @@ double orthogonalityError(const Mat3& F) { return (F.transpose() * F - Mat3::Ide
 class TestSe3Lie : public QObject {
   Q_OBJECT
  private slots:
-  // U1: hat/vee round trip and the identities of spec §1, all to <= 1e-14.
+  // U1: hat/vee round trip and the identities of docs/se3-lgvci.md, "Notation", all to <= 1e-14.
   void u1HatVeeAndIdentities() {
     std::mt19937 rng(1);
     double worst = 0.0;
@@ -71,10 +71,11 @@ class TestSe3Lie : public QObject {
       track((hat(x.cross(y)) - (Sx * hat(y) - hat(y) * Sx)).norm());
       track((hat(R * x) - R * Sx * R.transpose()).norm());
       track(((x * y.transpose() - y * x.transpose()) - hat(y.cross(x))).norm());
-      // (P-27) S(J Omega) = S(Omega) J_d + J_d S(Omega), and S^2 J_d - J_d S^2 = S(Omega x J Omega).
+      // 003 eq. (27): S(J Omega) = S(Omega) J_d + J_d S(Omega), and
+      // S^2 J_d - J_d S^2 = S(Omega x J Omega).
       track((hat(J * x) - (Sx * Jd + Jd * Sx)).norm() / J.norm());
       track(((Sx * Sx * Jd - Jd * Sx * Sx) - hat(x.cross(J * x))).norm() / J.norm());
-      // (P-2) <A, Omega> = 1/2 tr(Omega^T Asym(A)) for skew Omega; Asym has no 1/2 (spec §10.1).
+      // 003 eq. (2): <A, Omega> = 1/2 tr(Omega^T Asym(A)) for skew Omega; Asym has no 1/2.
       const Mat3 A = R * Jd + Sx;
       const Mat3 Om = hat(y);
       track(std::fabs((Om.transpose() * A).trace() - 0.5 * (Om.transpose() * asym(A)).trace()));
@@ -116,7 +117,8 @@ class TestSe3Lie : public QObject {
     QVERIFY((expSO3(Vec3(0.0, 0.3, 0.0)) - rotationY(0.3)).norm() <= 1e-15);
   }
 
-  // U2: J_d = tr(J)/2 I - J for Cases I-IV matches spec §7.2, and the registry builds those J.
+  // U2: J_d = tr(J)/2 I - J for Cases I-IV matches the paper's data, and the registry builds
+  // those J.
   void u2NonStandardInertia() {
     struct Case {
       const char* id;
@@ -138,8 +140,9 @@ class TestSe3Lie : public QObject {
       QVERIFY((standardInertia(Jd) - J).norm() <= 1e-12);
       QVERIFY((setup.model.Jinv * J - Mat3::Identity()).norm() <= 1e-14);
     }
-    // The paper's Case III matrix is printed with antisymmetric 1e-7 noise (spec §10.11):
-    // symmetrising gives exactly the diagonal the registry uses.
+    // The paper's Case III matrix is printed with antisymmetric 1e-7 noise, but the body's
+    // symmetry makes the true inertia diagonal: symmetrising gives exactly the diagonal the
+    // registry uses.
     Mat3 printed;
     printed << 7.5932718, 6e-7, -4e-7, -6e-7, 9.9326434, 0.0, 4e-7, 0.0, 8.2731252;
     const Mat3 sym = 0.5 * (printed + printed.transpose());
@@ -209,7 +212,7 @@ class TestSe3Lie : public QObject {
     QCOMPARE(e.iterations, 30);
   }
 
-  // The analytic Newton Jacobians (spec §3.4) against central differences, including the
+  // The analytic Newton Jacobians against central differences, including the
   // small-angle series branch of the exponential one.
   void newtonJacobiansMatchFiniteDifferences() {
     std::mt19937 rng(4);

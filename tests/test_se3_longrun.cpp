@@ -1,7 +1,7 @@
-// Long runs of the SE(3) LGVCI (spec lgvci-se3 §8.2 and §8.4): 1e5 steps (t = 1000 s) per case
-// with the per-step invariants checked at every step and every impact, the impact-count bands,
-// and the cube sensitivity experiment of paper §7.4 / Figs 7-8. Also prints (never asserts) the
-// steps per second of a plain run.
+// Long runs of the SE(3) LGVCI (rows 8.2 and 8.4 of docs/acceptance.md): 1e5 steps (t = 1000 s)
+// per case with the per-step invariants checked at every step and every impact, the impact-count
+// bands, and the cube sensitivity experiment of paper §7.4 / Figs 7-8. Also prints (never
+// asserts) the steps per second of a plain run.
 
 #include "core/model/registry.hpp"
 #include "core/se3/se3_systems.hpp"
@@ -22,7 +22,7 @@ namespace {
 
 struct Bounds {
   const char* id;
-  int minImpacts, maxImpacts;    // §8.4 pass band
+  int minImpacts, maxImpacts;    // 8.4 pass band
   double energy1e5;              // |E - E0| over 1e5 steps
   double tpePerStep;             // |dT.P.E.| per impact-free step
   double flightDrift;            // |T.P.E.|, |R.E.| change within one flight phase (NaN: unchecked)
@@ -63,7 +63,7 @@ Stats longRun(const Setup& setup, int steps) {
     const double newTpe = translationalEnergy(m, s), newRe = rotationalEnergy(m, s);
     const Vec3 newRPi = s.R * s.Pi;
     if (events.impactCount == 0) {
-      // Between impacts T.P.E., R.E. and R Pi are each constant (spec §3.5, §8.2).
+      // Between impacts T.P.E., R.E. and R Pi are each constant (8.2; the flow conserves them).
       st.maxTpeStep = std::max(st.maxTpeStep, std::fabs(newTpe - tpe));
       st.maxReStep = std::max(st.maxReStep, std::fabs(newRe - re));
       st.maxRPiStep = std::max(st.maxRPiStep, (newRPi - RPi).norm());
@@ -140,7 +140,7 @@ class TestSe3LongRun : public QObject {
     }
   }
 
-  // §8.2 at every step and impact, §8.4 bands, over 1e5 steps (t = 1000 s).
+  // 8.2 at every step and impact, 8.4 bands, over 1e5 steps (t = 1000 s).
   void invariantsAndImpactCountsOver1e5Steps() {
     QFETCH(int, which);
     QFETCH(QString, integrator);
@@ -174,13 +174,13 @@ class TestSe3LongRun : public QObject {
           "|gamma_h - 2| <= %.1e",
           st.maxNRPi, st.maxOrth, st.maxX12, st.maxGamma12);
 
-    QVERIFY(st.impacts >= b.minImpacts && st.impacts <= b.maxImpacts);  // §8.4
+    QVERIFY(st.impacts >= b.minImpacts && st.impacts <= b.maxImpacts);  // 8.4
     QVERIFY(st.lambdaPositive);
     QVERIFY(st.minGridPhi > 0.0);                                       // admissible grid states
-    // Impact states on dC: 0 < Phi <= 1e-14 (spec §8.2), or 2 eps sum|terms| of Phi where that
-    // is larger. Deviation from §8.2: only Case II needs the second bound, from t ~ 100 s on
-    // (sum > 22 m), far down the incline where Phi is not representable closer to 0; measured
-    // <= 1.17 eps sum|terms| over all eight runs (Case II: 0.58), max Phi 9e-13 m there.
+    // Impact states on dC: 0 < Phi <= 1e-14 (8.2), or 2 eps sum|terms| of Phi where that is
+    // larger. Only Case II needs the second bound, from t ~ 100 s on (sum > 22 m), far down the
+    // incline where Phi is not representable closer to 0; measured <= 1.17 eps sum|terms| over
+    // all eight runs (Case II: 0.58), max Phi 9e-13 m there.
     QVERIFY(st.minImpactPhi > 0.0 && st.maxImpactPhiOverBound <= 1.0);
     if (b.horizontalPlane) QVERIFY(st.maxImpactPhi <= 1e-14);
     QVERIFY(st.maxVnRatio <= 1e-14);
@@ -198,11 +198,11 @@ class TestSe3LongRun : public QObject {
     QCOMPARE(st.maxGamma12, 0.0);  // the normal impulse never touches these components
   }
 
-  // §8.4 sensitivity (paper §7.4, Figs 7-8): the cube from x0 + (0,0,1e-8) and from
+  // 8.4 sensitivity (paper §7.4, Figs 7-8): the cube from x0 + (0,0,1e-8) and from
   // R0 R_y(pi 1e-8) separates from the unperturbed run by roughly an order of magnitude per
   // collision (double hits count as two), reaches 1e-2 by about the 9th-11th collision, and
   // saturates at O(1-10). Err "after collision c" is taken at the first grid state after the
-  // reference run's c-th impact, which is how the spec's [proto] values were taken: with it the
+  // reference run's c-th impact, which is how the prototype's values were taken: with it the
   // position run reproduces them to their two printed digits (midway between collisions, each
   // value would be that of the next collision, and separation would show one collision early).
   void cubeSensitivityExperiment() {
@@ -237,12 +237,12 @@ class TestSe3LongRun : public QObject {
       return (run[k].x - ref[k].x).norm() + spectralNorm(run[k].R - ref[k].R);
     };
     // Initial errors: exactly the perturbations. Err_att(0) = 2 sin(theta/2) = 3.14e-8; the paper's
-    // 1.75e-8 would be theta = 1e-6 degree (spec §11.2).
+    // 1.75e-8 would be theta = 1e-6 degree (the authors may have used degrees).
     QVERIFY(std::fabs(err(pos, 0) - 1e-8) <= 1e-14);
     QVERIFY(std::fabs(err(att, 0) - 2.0 * std::sin(0.5 * theta)) <= 1e-15);
     QVERIFY(std::fabs(err(att, 0) - 3.14159e-8) <= 1e-12);
 
-    // Spec §8.4 [proto]: Err_pos after collisions 1..12.
+    // 8.4, the prototype's Err_pos after collisions 1..12.
     const double proto[12] = {8.0e-9, 4.2e-8, 1.4e-6, 1.4e-6, 2.0e-5, 5.9e-5,
                               7.4e-4, 7.5e-4, 1.9e-2, 2.9e-2, 2.6e-1, 7.3};
     QVERIFY(times.size() >= 12 && posTimes.size() >= 12);
@@ -271,13 +271,13 @@ class TestSe3LongRun : public QObject {
         }
       }
       QVERIFY(after[0] >= 5e-9 && after[0] <= 5e-8);  // still at the perturbation's level
-      QVERIFY(firstLarge >= 9 && firstLarge <= 11);   // §8.4: by about the 9th-11th
+      QVERIFY(firstLarge >= 9 && firstLarge <= 11);   // 8.4: by about the 9th-11th
       QVERIFY(perCollision >= std::pow(10.0, 0.6));   // ~ an order of magnitude per collision
       QVERIFY(slowestPair >= 5.0);                    // ... and no stalling between pairs
       QVERIFY(after[11] >= 1.0);                      // saturated at the 12th
       QVERIFY(saturation >= 1.0 && saturation <= 30.0);  // O(1-10): unrelated runs, same energy
     }
-    // §8.4 [proto]: impact times of the position run differ by 3e-5 s at the 7th collision and
+    // 8.4 (prototype): impact times of the position run differ by 3e-5 s at the 7th collision and
     // 1.6e-3 s at the 9th; the 11th happens at 18.93 s vs 18.95 s.
     const double dt7 = std::fabs(posTimes[6] - times[6]), dt9 = std::fabs(posTimes[8] - times[8]);
     qInfo("impact times, position run vs reference: |dt7| %.1e s, |dt9| %.1e s, t11 %.3f vs %.3f s",

@@ -1,9 +1,10 @@
-// Collision detection function Phi of the SE(3) LGVCI and the shapes it is built from (spec
-// lgvci-se3 §4): U4 (Phi and energies at the paper's initial states, §7.3), U5 (chi and Phi_x
-// against central differences at random poses for every shape, including an intersection and a
-// general rounded polyhedron), the closed forms of §4.2/§4.5, the intersection's support point
-// against brute-force sampling plus a KKT certificate, polyhedral mass properties against closed
-// forms, shape validation and the scenes.
+// Collision detection function Phi of the SE(3) LGVCI and the shapes it is built from
+// (docs/se3-lgvci.md, "Collision function and support points"): U4 (Phi and energies at the
+// paper's initial states), U5 (chi and Phi_x against central differences at random poses for
+// every shape, including an intersection and a general rounded polyhedron), the closed forms of
+// the ellipsoid and the rounded cube, the intersection's support point against brute-force
+// sampling plus a KKT certificate, polyhedral mass properties against closed forms, shape
+// validation and the scenes.
 
 #include "core/model/registry.hpp"
 #include "core/se3/mass_properties.hpp"
@@ -66,7 +67,7 @@ IntersectionPart sampleIntersection() {
 class TestSe3Shapes : public QObject {
   Q_OBJECT
  private slots:
-  // U4: Phi(x0, R0), E0 and R.E.0 of spec §7.3 (exact arithmetic values, 10 decimals).
+  // U4: Phi(x0, R0), E0 and R.E.0 of the four cases (exact arithmetic values, 10 decimals).
   void u4InitialValues() {
     struct Case {
       const char* id;
@@ -101,7 +102,7 @@ class TestSe3Shapes : public QObject {
   }
 
   // U5: chi = rho_C x u and Phi_x = n against central differences (delta = 1e-6) at random poses,
-  // for every shape kind: expect ~1e-9 agreement (spec §8.1).
+  // for every shape kind: expect ~1e-9 agreement.
   void u5GradientsMatchFiniteDifferences() {
     struct Shape {
       const char* name;
@@ -172,7 +173,8 @@ class TestSe3Shapes : public QObject {
     }
   }
 
-  // Spec §4.2 / §4.5 closed forms agree with the generic support-point evaluation.
+  // The ellipsoid's and the rounded cube's closed forms agree with the generic support-point
+  // evaluation.
   void closedFormsOfEllipsoidAndCube() {
     const RigidBodyModel ell = registryModel("ellipsoid-tilted");
     const RigidBodyModel cube = registryModel("cube-plane");
@@ -202,7 +204,7 @@ class TestSe3Shapes : public QObject {
     QVERIFY(worst <= 1e-13);
   }
 
-  // Union (spec §4.6): Phi is the smaller of the parts' values, rho_C from the active part.
+  // Union: Phi is the smaller of the parts' values, rho_C from the active part.
   void unionTakesTheLowerPart() {
     const RigidBodyModel m = registryModel("ellipsoids-union");
     QCOMPARE(int(m.shape.ellipsoids.size()), 2);
@@ -224,7 +226,7 @@ class TestSe3Shapes : public QObject {
 
   // Intersection of two ellipsoids: the support point is feasible, satisfies the KKT conditions
   // (a certificate of global optimality for this convex problem), and no sample of the body's
-  // boundary lies lower (brute force, spec §4.6 extension).
+  // boundary lies lower (brute force).
   void intersectionMatchesBruteForceSampling() {
     const IntersectionPart q = sampleIntersection();
     // Boundary of E1 n E2 = (dE1 inside E2) u (dE2 inside E1), sampled on an angle grid.
@@ -289,7 +291,7 @@ class TestSe3Shapes : public QObject {
   }
 
   // massProperties() of polyhedra (hull faces + tetrahedral decomposition) against closed forms:
-  // the Case IV cube (J = m s^2/6 I, spec §2.1, what the registry uses), an off-centre box
+  // the Case IV cube (J = m s^2/6 I, what the registry uses), an off-centre box
   // (J = m/12 diag(b^2+c^2, ...)), a regular tetrahedron (J = m a^2/20 I, V = a^3/(6 sqrt 2)); a
   // random convex polytope moved rigidly (V kept, c -> Q c + t, J -> Q J Q^T) with an interior
   // point added (ignored); a flat vertex set has no volume.

@@ -88,7 +88,7 @@ SupportPoint lowestPoint(const IntersectionPart& q, const Vec3& u) {
   const SupportPoint s1 = lowestPoint(q.first, u);
   const SupportPoint s2 = lowestPoint(q.second, u);
   // min over E1 n E2 >= max(min over E1, min over E2), with equality iff that support point lies
-  // in the other part (spec §4.6).
+  // in the other part.
   if (s1.height >= s2.height) {
     if (implicitValue(q.second, s1.rho) <= 0.0) return s1;
   } else {

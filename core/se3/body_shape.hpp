@@ -1,18 +1,19 @@
 #pragma once
 // Rigid-body geometry as data, and its support point: the one query the collision detection
-// function needs (spec lgvci-se3 §4).
+// function needs (docs/se3-lgvci.md, "Collision function and support points", and one
+// subsection per part kind).
 //
 // A BodyShape is the UNION of convex parts, each given in the body frame (origin = centre of
 // mass):
-//  * EllipsoidPart   {centre + M y : |y| <= 1}, M = Q diag(a,b,c) Q^T (spec §4.2, §4.6);
+//  * EllipsoidPart   {centre + M y : |y| <= 1}, M = Q diag(a,b,c) Q^T;
 //  * PolyhedronPart  the convex hull of its vertices, epsilon-rounded: the Minkowski sum with a
-//                    ball of radius epsilon (spec §4.5, paper §6.3);
+//                    ball of radius epsilon (paper §6.3);
 //  * IntersectionPart the intersection of two ellipsoids (paper §6.4 gives only the SDF; the
 //                    crease case is our own construction, see lowestPoint()).
 // For a unit direction u (the plane normal seen in the body frame, u = R^T n) the support point
-// rho_C minimises u.rho over the body; then Phi = n.x + u.rho_C and chi = rho_C x u (spec §4.1).
-// The minimum over a union is the smallest of the parts' minima (spec §4.6), so adding a body
-// is adding data, never integrator code.
+// rho_C minimises u.rho over the body; then Phi = n.x + u.rho_C and chi = rho_C x u. The minimum
+// over a union is the smallest of the parts' minima, so adding a body is adding data, never
+// integrator code.
 
 #include "core/se3/so3.hpp"
 
@@ -106,7 +107,7 @@ struct SupportPoint {
   double residual = 0.0;  ///< its KKT residual max_k |g_k| left, dimensionless (tolerance 1e-15)
 };
 
-/// Support point of one ellipsoid: height = u.c - |M u|, rho = c - M^2 u / |M u| (spec §4.6).
+/// Support point of one ellipsoid: height = u.c - |M u|, rho = c - M^2 u / |M u|.
 inline SupportPoint lowestPoint(const EllipsoidPart& e, const Vec3& u) {
   const Vec3 Mu = e.M * u;
   const double r = Mu.norm();
@@ -117,7 +118,7 @@ inline SupportPoint lowestPoint(const EllipsoidPart& e, const Vec3& u) {
 }
 
 /// Support point of a rounded polyhedron: the vertex v_C minimising u.v, then rho = v_C - eps u
-/// and height = u.v_C - eps (spec §4.5, P-65...P-67; u is a unit vector). Ties go to the first
+/// and height = u.v_C - eps (003 eqs. (65)-(67); u is a unit vector). Ties go to the first
 /// vertex listed (ties are a measure-zero set of directions).
 /// With a support graph (attachSupportGraph()) the vertex comes from steepest descent along the
 /// hull's edges from the seed of u's cube-map cell: on a convex polytope a vertex with no lower
@@ -159,7 +160,7 @@ inline SupportPoint lowestPoint(const PolyhedronPart& p, const Vec3& u) {
 
 /// Support point of the intersection of two ellipsoids (min of u.rho over E1 n E2).
 /// If the support point of the part with the larger minimum lies inside the other part, it is
-/// the answer (spec §4.6). Otherwise the minimiser lies on the crease dE1 n dE2: we maximise the
+/// the answer. Otherwise the minimiser lies on the crease dE1 n dE2: we maximise the
 /// concave dual d(nu) = min_rho u.rho + sum_k nu_k g_k(rho), g_k = ((rho-c_k)^T P_k (rho-c_k)-1)/2,
 /// over nu > 0 by damped Newton (grad d = (g1, g2), Hessian -grad g_k^T H^-1 grad g_l with
 /// H = nu1 P1 + nu2 P2), i.e. the KKT system u + sum nu_k grad g_k = 0, g1 = g2 = 0.

@@ -17,7 +17,8 @@ LgvciStepper::LgvciStepper(const RigidBodyModel& model, double h)
 namespace {
 
 // Cayley vectors with |f| > 1 mean a rotation of more than 90 degrees in one step: far outside
-// the regime of the scheme (spec §10.15; h = 0.01 gives <= 0.2 rad), so treat it as a failure.
+// the regime of the scheme (h = 0.01 gives <= 0.2 rad), so treat it as a failure
+// (docs/design-notes.md, "Rotation per step: the Cayley limit").
 inline bool acceptableRotation(const SolveFResult& f) {
   return f.converged && f.f.squaredNorm() <= 1.0;
 }
@@ -155,9 +156,9 @@ bool LgvciStepper::bisect(const RigidBodyState& s, double alphaMax, double alpha
   event.detail.phi = phi(model, s.x, s.R);
   RigidBodyState mid;
   int it = 0;
-  // Spec §5.2: keep the admissible side; stop on the bracket width (eps_tol) or once Phi at the
-  // admissible end is within eps_tol of 0. A bracket of two adjacent doubles cannot be split
-  // further: it is resolved to machine precision, so stop there too (only reachable when
+  // The paper's rule: keep the admissible side; stop on the bracket width (eps_tol) or once Phi
+  // at the admissible end is within eps_tol of 0. A bracket of two adjacent doubles cannot be
+  // split further: it is resolved to machine precision, so stop there too (only reachable when
   // eps_tol is below the spacing of doubles near alpha).
   while (hi - lo > tol) {
     const double a = 0.5 * (lo + hi);
@@ -197,7 +198,7 @@ RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
   Bracket bracket;
   double alphaTotal = 0.0;
   for (;;) {
-    // Spec §6.3 line 5: the (remaining) step; with alphaTotal = 0 the ordinary F~[h].
+    // The (remaining) step; with alphaTotal = 0 the ordinary F~[h].
     const double tau = (1.0 - alphaTotal) * h_;
     double p;
     if (!subStep(s, 1.0 - alphaTotal, alphaTotal, trial, report)) return report.status;
@@ -207,8 +208,8 @@ RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
       state = trial;  // lands exactly on the next grid time
       return RunStatus::Ok;
     }
-    // Penetration: locate the impact on (0, 1 - alphaTotal) from s (spec §6.3 line 7). The Zeno
-    // guard below keeps the report within its capacity (impact::kMaxImpactsPerStep + 1).
+    // Penetration: locate the impact on (0, 1 - alphaTotal) from s. The Zeno guard below keeps
+    // the report within its capacity (impact::kMaxImpactsPerStep + 1).
     ImpactEvent& e = report.add();
     e = ImpactEvent{};
     bracket.beyond = trial;
@@ -217,7 +218,7 @@ RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
       --report.impactCount;
       return report.status;
     }
-    // Jump at the impact state (spec §5.3); the support point is recomputed there.
+    // Jump at the impact state; the support point is recomputed there.
     SupportPoint sp;
     int plane = 0;
     double phiBefore;
@@ -273,7 +274,7 @@ RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
     e.after = s;
     e.impulse = e.detail.jump.lambda;
     e.energyResidual = totalEnergy(model, e.after) - totalEnergy(model, e.before);
-    // Zeno guard (spec §6.3 line 12): more than j_max impacts in one step.
+    // Zeno guard: more than j_max impacts in one step.
     if (report.impactCount > std::min(model.maxImpactsPerStep, impact::kMaxImpactsPerStep)) {
       report.fail(RunStatus::Zeno, kZenoText, 0, alphaTotal);
       report.failure.with("cap", model.maxImpactsPerStep).with("last alpha", e.detail.alpha);

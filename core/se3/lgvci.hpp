@@ -1,6 +1,6 @@
 #pragma once
 // Lie group variational collision integrator on SE(3) for a convex rigid body over a fixed plane
-// (Tran & Leok, paper 003; implementation spec /shared/spec/lgvci-se3.md, cited as "spec §n").
+// (Tran & Leok, paper 003; explained in docs/se3-lgvci.md, whose headings are quoted below).
 //
 // State S = (x, R, gamma, Pi): centre of mass x (world, m), attitude R (body -> world), linear
 // momentum gamma = m xdot (world, kg m/s), body angular momentum Pi = J Omega (kg m^2/s).
@@ -9,12 +9,15 @@
 // smallest of the planes' gaps, and an impact is resolved on the plane that is hit.
 //
 // Pieces (each a free function over the constant model, Pinocchio style):
-//   flow()        F~[tau], the Hamiltonian one-step map of the LGVI (spec §3.2)
-//   phi()         the collision detection function Phi(x, R) with its support point (spec §4)
-//   applyJump()   F~_Jump, the elastic frictionless jump (spec §5.3)
-//   LgvciStepper  one step of Algorithm 5.2 in the form of spec §6.3: trial step, bisection for the
-//                 impact fraction alpha (§5.2), jump, remainder step, repeated for several impacts
-//                 per step, capped by the Zeno guard (§5.5).
+//   flow()        F~[tau], the Hamiltonian one-step map of the LGVI ("The flow map")
+//   phi()         the collision detection function Phi(x, R) with its support point
+//                 ("Collision function and support points")
+//   applyJump()   F~_Jump, the elastic frictionless jump ("The jump")
+//   LgvciStepper  one step of Algorithm 5.2 in the index-free form of "The step": trial step,
+//                 root finding for the impact fraction alpha
+//                 ("The impact time: bisection and Brent"), jump, remainder step, repeated for
+//                 several impacts per step, capped by the Zeno guard
+//                 ("Several impacts per step and the Zeno guard").
 // The stepper never allocates: impact events go to the run's impact::StepReport (fixed size).
 
 #include "core/impact/step_report.hpp"
@@ -29,10 +32,11 @@ namespace ricochet::se3 {
 
 /// How the impact fraction alpha is located inside a penetrating step. Both return the
 /// admissible end of a bracket of width <= eps_tol around a root of Phi(F~[alpha h](s)); tests
-/// show they give the same impacts to ~1e-14 s (and the spec §8.3 values to all printed digits).
+/// show they give the same impacts to ~1e-14 s, and both reproduce the regression values of
+/// docs/acceptance.md (rows 8.3) to all printed digits.
 enum class ImpactTimeSolver {
   Brent,      ///< Brent's method (shared brentRoot), ~10 evaluations per impact (the default)
-  Bisection,  ///< the paper's method (spec §5.2), ~50 evaluations: the reference
+  Bisection,  ///< the paper's method, ~50 evaluations: the reference
 };
 
 /// A fixed plane besides the ground, {z : n.z = offset}: the body must stay on the side n points to.
@@ -55,11 +59,11 @@ struct RigidBodyModel {
   /// farther than this from x cannot be the lowest gap, so its support point is not computed.
   double reach = std::numeric_limits<double>::infinity();
   BodyShape shape;               ///< body geometry, body frame with origin at the centre of mass
-  double tolerance = 1e-15;      ///< eps_tol: Newton step (SolveF) and bisection width (spec §5.2)
-  int maxNewtonIterations = 50;  ///< SolveF cap (spec §3.4)
+  double tolerance = 1e-15;      ///< eps_tol: Newton step (SolveF) and bisection width
+  int maxNewtonIterations = 50;  ///< SolveF's Newton iteration cap
   int maxBisectionIterations = 200;  ///< root-finder iterations per impact before giving up
   ImpactTimeSolver impactTimeSolver = ImpactTimeSolver::Brent;
-  int maxImpactsPerStep = impact::kMaxImpactsPerStep;  ///< Zeno guard j_max (spec §5.5), <= that
+  int maxImpactsPerStep = impact::kMaxImpactsPerStep;  ///< Zeno guard j_max, <= that
 };
 
 /// Fills Jinv from J (call after setting J).
@@ -116,7 +120,7 @@ inline void lowerToWalls(const RigidBodyModel& model, const Vec3& x, const Mat3&
   }
 }
 
-/// Collision detection function Phi(x, R) = n.x + u.rho_C with u = R^T n (spec §4.1), m: the
+/// Collision detection function Phi(x, R) = n.x + u.rho_C with u = R^T n, m: the
 /// signed height of the body's lowest point above the plane, or with walls the smallest such
 /// gap over every plane. `support` receives rho_C and the solve status: if support->ok is false
 /// (an intersection's crease solve did not converge) the value is not reliable. Without
@@ -142,8 +146,9 @@ inline double phi(const RigidBodyModel& model, const Vec3& x, const Mat3& R,
   return value;
 }
 
-/// Body-frame rotational gradient of Phi, chi = rho_C x u (spec §4.1, §10.3), m: for
-/// dR = R hat(zeta), dPhi = n.dx + zeta.chi, with n the normal of plane j (0: the ground).
+/// Body-frame rotational gradient of Phi, chi = rho_C x u, m: for dR = R hat(zeta),
+/// dPhi = n.dx + zeta.chi, with n the normal of plane j (0: the ground). The jump needs this
+/// vector, not the paper's 3x3 matrix gradient Phi_R.
 inline Vec3 chi(const RigidBodyModel& model, const Mat3& R, const Vec3& rhoC, int j = 0) {
   return rhoC.cross(R.transpose() * planeNormal(model, j));
 }
@@ -156,12 +161,12 @@ inline double translationalEnergy(const RigidBodyModel& model, const RigidBodySt
 inline double rotationalEnergy(const RigidBodyModel& model, const RigidBodyState& s) {
   return 0.5 * s.Pi.dot(model.Jinv * s.Pi);
 }
-/// Total energy E = T.P.E. + R.E. (spec §2.2, P-38c), J.
+/// Total energy E = T.P.E. + R.E. (003 eq. (38c)), J.
 inline double totalEnergy(const RigidBodyModel& model, const RigidBodyState& s) {
   return translationalEnergy(model, s) + rotationalEnergy(model, s);
 }
 
-/// F~[tau] (spec §3.2): x+ = x + tau gamma/m - g tau^2 e3/2, gamma+ = gamma - m g tau e3,
+/// F~[tau]: x+ = x + tau gamma/m - g tau^2 e3/2, gamma+ = gamma - m g tau e3,
 /// F = SolveF(tau Pi) (Cayley), R+ = R F, Pi+ = F^T Pi. tau in s. Returns the SolveF outcome;
 /// `out` is meaningful only when it converged.
 inline SolveFResult flow(const RigidBodyModel& model, const RigidBodyState& s, double tau,
@@ -178,7 +183,7 @@ inline SolveFResult flow(const RigidBodyModel& model, const RigidBodyState& s, d
   return f;
 }
 
-/// dPhi/dt of the body point with rotational gradient `chiVec` (spec §5.3): v_n = n.gamma/m +
+/// dPhi/dt of the body point with rotational gradient `chiVec`: v_n = n.gamma/m +
 /// chi.J^-1 Pi, m/s, with n the normal of plane j. Negative: that point approaches the plane.
 inline double normalVelocity(const RigidBodyModel& model, const RigidBodyState& s,
                              const Vec3& chiVec, int j = 0) {
@@ -193,7 +198,7 @@ struct JumpResult {
   Vec3 chi = Vec3::Zero();  ///< rotational gradient of Phi at the impact, m
 };
 
-/// F~_Jump (spec §5.3, Corollary 4.6): gamma += lambda a, Pi += lambda chi with a = Phi_x = n and
+/// F~_Jump (003 Corollary 4.6): gamma += lambda a, Pi += lambda chi with a = Phi_x = n and
 /// lambda = -2 v_n / k, k = a.a/m + chi.J^-1 chi, the non-zero root of continuous energy
 /// conservation; n is the normal of the plane hit (index `plane`, 0: the ground). Updates the
 /// momenta of `s` in place. Only meaningful for an approaching contact (v_n < 0, then
@@ -218,7 +223,7 @@ inline JumpResult applyJump(const RigidBodyModel& model, RigidBodyState& s, cons
 /// fraction of the step elapsed at the impact; before/after = the impact state with the pre- and
 /// post-jump momenta; impulse = lambda).
 struct ImpactDetail {
-  double alpha = 0.0;       ///< this impact's own fraction alpha_j of the step (spec §5.5); can be
+  double alpha = 0.0;       ///< this impact's own fraction alpha_j of the step; can be
                             ///< 0 for another point of a simultaneous contact (see step())
   double phi = 0.0;         ///< Phi at the impact state, m (0 < phi <~ eps_tol)
   int rootIterations = 0;   ///< bisection halvings or Brent iterations spent locating alpha
@@ -232,9 +237,9 @@ using ImpactEvent = impact::Impact<RigidBodyState, ImpactDetail>;
 /// What one step reports: its impacts in order, or what failed.
 using StepReport = impact::StepReport<ImpactEvent>;
 
-/// Algorithm 5.2 of the paper in the index-free form of spec §6.3, as a constant stepper over an
-/// explicit state (Model/Data): the model is shared and never changes; a run owns its state and
-/// its step report.
+/// Algorithm 5.2 of the paper in an index-free form (docs/se3-lgvci.md, "The step"), as a
+/// constant stepper over an explicit state (Model/Data): the model is shared and never changes;
+/// a run owns its state and its step report.
 class LgvciStepper {
  public:
   using State = RigidBodyState;
@@ -279,7 +284,7 @@ class LgvciStepper {
   // bracket. False if the root finder ran out of iterations or SolveF failed (the report says).
   bool locateImpact(const RigidBodyState& s, double alphaMax, double phiEnd, double alphaTotal,
                     ImpactEvent& event, Bracket& bracket, Report& report) const;
-  // The paper's bisection (spec §5.2).
+  // The paper's bisection.
   bool bisect(const RigidBodyState& s, double alphaMax, double alphaTotal, ImpactEvent& event,
               Bracket& bracket, Report& report) const;
   // Brent's method on the same bracket; falls back to bisect() if its admissible end is not.

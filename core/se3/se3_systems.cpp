@@ -206,7 +206,7 @@ SystemInfo makeInfo(Kind kind) {
           anyValue("d2", "m", -4.5, "Body x of ellipsoid 2's centre before the centroid shift cx."),
           anyValue("cx", "m", -0.9937128,
                    "Centroid shift along body x added to both centres (the paper's c; an exact "
-                   "computation gives -0.9741762, spec §10.12)."),
+                   "computation gives -0.9741762)."),
           positive("J1", "kg m^2", 7.5932718,
                    "Principal moment of inertia about body x (paper's Mathematica value for m = 1 kg, symmetrised; not recomputed from the geometry)."),
           positive("J2", "kg m^2", 9.9326434, "Principal moment of inertia about body y (paper's value)."),
@@ -250,7 +250,9 @@ class Se3System final : public SystemDescription {
 
 Vec3 planeNormal(const Se3System& sys, std::span<const double> p) {
   if (sys.kind() != Kind::TiltedEllipsoid) return Vec3::UnitZ();
-  const double tilt = p[kTiltedParams("tilt")];  // n = R_y(tilt) e3 (spec §4.3, §11.1: + sign)
+  // n = R_y(tilt) e3: the paper's counterclockwise rotation about the y axis, read with the
+  // right-hand rule (docs/se3-lgvci.md, "The tilt sign").
+  const double tilt = p[kTiltedParams("tilt")];
   return Vec3(std::sin(tilt), 0.0, std::cos(tilt));
 }
 
@@ -382,7 +384,7 @@ Setup makeSetup(const Scenario& scenario) {
     case Kind::TiltedEllipsoid: {
       const auto& k = kEllipsoidParams;  // the tilted case reads a, b, c at the same places
       const double a = p[k("a")], b = p[k("b")], c = p[k("c")];
-      // Uniform solid ellipsoid (spec §2.1).
+      // Uniform solid ellipsoid.
       model.J = (model.m / 5.0) * Vec3(b * b + c * c, a * a + c * c, a * a + b * b).asDiagonal();
       model.shape.ellipsoids.push_back(makeEllipsoid(Vec3::Zero(), Vec3(a, b, c)));
       break;
@@ -411,7 +413,7 @@ Setup makeSetup(const Scenario& scenario) {
     }
     case Kind::Cube: {
       const double s = p[kCubeParams("s")];
-      model.J = (model.m * s * s / 6.0) * Mat3::Identity();  // uniform solid cube (spec §2.1)
+      model.J = (model.m * s * s / 6.0) * Mat3::Identity();  // uniform solid cube, rounding ignored
       model.shape.polyhedra.push_back(
           makeBox(Vec3::Zero(), Vec3::Constant(0.5 * s), p[kCubeParams("epsilon")]));
       break;
@@ -459,7 +461,8 @@ std::string checkInitialState(const RigidBodyModel& model, const RigidBodyState&
              (j == 0 ? std::string("the plane; raise z0)") : "that wall; move the body or the wall)");
     }
   }
-  // The Cayley SolveF needs well under a half turn per step (spec §10.15): ask for <= 1 rad.
+  // The Cayley SolveF needs well under a half turn per step: ask for <= 1 rad
+  // (docs/design-notes.md, "Rotation per step: the Cayley limit").
   const double turn = h * (model.Jinv * s.Pi).norm();
   if (!(turn <= 1.0)) {
     return "time step h = " + formatNumber(h) + " s is too large for the initial spin: " +

@@ -1,8 +1,9 @@
 #pragma once
-// SO(3) helpers for the Lie group variational collision integrator (spec lgvci-se3 §1).
+// SO(3) helpers for the Lie group variational collision integrator.
 //
-// Conventions (spec §1): hat(v) w = v x w; vee is its inverse; Asym(A) = A - A^T with NO 1/2
-// factor; rotations map body to world; variations are left-trivialised, dR = R hat(zeta).
+// Conventions (docs/se3-lgvci.md, "Notation"): hat(v) w = v x w; vee is its inverse;
+// Asym(A) = A - A^T with NO 1/2 factor; rotations map body to world; variations are
+// left-trivialised, dR = R hat(zeta).
 // Header-only and allocation-free: these sit inside the step loop.
 
 #include <Eigen/Core>
@@ -25,18 +26,19 @@ inline Mat3 hat(const Vec3& v) {
   return S;
 }
 
-/// Inverse of hat on skew matrices: (A32, A13, A21) (spec §1; 0-based (2,1),(0,2),(1,0)).
+/// Inverse of hat on skew matrices: (A32, A13, A21) (0-based (2,1),(0,2),(1,0)).
 inline Vec3 vee(const Mat3& A) { return Vec3(A(2, 1), A(0, 2), A(1, 0)); }
 
-/// Asym(A) = A - A^T (spec §1, §10.1: no 1/2 factor).
+/// Asym(A) = A - A^T, with no 1/2 factor: the paper's definition, which the implicit rotation
+/// equation assumes (docs/design-notes.md, "Asym has no factor 1/2").
 inline Mat3 asym(const Mat3& A) { return A - A.transpose(); }
 
-/// The LGVI's non-standard inertia J_d = 1/2 tr(J) I - J (spec §2.1), kg m^2.
+/// The LGVI's non-standard inertia J_d = 1/2 tr(J) I - J (the integral of rho rho^T dm), kg m^2.
 inline Mat3 nonStandardInertia(const Mat3& J) {
   return 0.5 * J.trace() * Mat3::Identity() - J;
 }
 
-/// Standard inertia from the non-standard one: J = tr(J_d) I - J_d (spec §2.1), kg m^2.
+/// Standard inertia from the non-standard one: J = tr(J_d) I - J_d, kg m^2.
 inline Mat3 standardInertia(const Mat3& Jd) { return Jd.trace() * Mat3::Identity() - Jd; }
 
 /// Coefficients of Rodrigues' formula exp(hat(f)) = I + a hat(f) + b hat(f)^2 with
@@ -80,10 +82,10 @@ inline Vec3 logSO3(const Mat3& R) {
   return theta * axis.normalized();
 }
 
-/// Cayley map F(f) = (I + hat f)(I - hat f)^-1 = I + 2/(1 + f.f) (hat f + hat f^2) (spec §3.4).
+/// Cayley map F(f) = (I + hat f)(I - hat f)^-1 = I + 2/(1 + f.f) (hat f + hat f^2).
 /// The rotation angle is 2 atan|f|, so every angle below pi is reachable.
 inline Mat3 cayley(const Vec3& f) {
-  // hat(f)^2 = f f^T - |f|^2 I (spec §1), cheaper than the matrix product.
+  // hat(f)^2 = f f^T - |f|^2 I, cheaper than the matrix product.
   const double f2 = f.squaredNorm();
   const double c = 2.0 / (1.0 + f2);
   Mat3 F = c * (hat(f) + f * f.transpose());
@@ -108,7 +110,7 @@ inline Vec3 cayleyInverse(const Mat3& F) {
   return vee((F - I) * (F + I).inverse());
 }
 
-/// Rotation about the world y axis by theta (rad) (spec §4.3): [[c,0,s],[0,1,0],[-s,0,c]].
+/// Rotation about the world y axis by theta (rad): [[c,0,s],[0,1,0],[-s,0,c]].
 inline Mat3 rotationY(double theta) {
   const double c = std::cos(theta), s = std::sin(theta);
   Mat3 R;

@@ -1,5 +1,6 @@
 #pragma once
-// SolveF: the implicit SO(3) equation of the Lie group variational integrator (spec §3.4).
+// SolveF: the implicit SO(3) equation of the Lie group variational integrator
+// (docs/se3-lgvci.md, "SolveF: the implicit rotation").
 //
 // Given mu = tau * Pi (kg m^2, body frame), find the relative rotation F in SO(3) near I with
 //     vee(F J_d - J_d F^T) = mu,          J_d = 1/2 tr(J) I - J.
@@ -7,7 +8,7 @@
 //  * Cayley (the one the integrator uses): F = cay(f); the residual reduces to
 //        G(f) = mu + mu x f + (f.mu) f - 2 J f,   grad G = hat(mu) + (f.mu) I + f mu^T - 2 J,
 //    which involves only the standard J. Start f0 = J^-1 mu / 2.
-//  * Exponential coordinates (Lee-Leok-McClamroch 2007 §3.4; used to cross-check, spec U3):
+//  * Exponential coordinates (Lee-Leok-McClamroch 2007 §3.4; used to cross-check, test U3):
 //        G(f) = (sin p/p) J f + ((1 - cos p)/p^2) f x J f - mu,  p = |f|.  Start f0 = J^-1 mu.
 // Newton with the analytic Jacobian; stops when |delta f|_inf < tolerance, gives up after
 // maxIterations and says so in the result (no exceptions, no hang). A step can never certify f
@@ -36,7 +37,7 @@ struct SolveFResult {
   bool converged = false;
 };
 
-/// Cayley residual G(f) and its Jacobian (spec §3.4), exposed for finite-difference tests.
+/// Cayley residual G(f) and its Jacobian, exposed for finite-difference tests.
 inline Vec3 cayleyResidual(const Mat3& J, const Vec3& mu, const Vec3& f) {
   return mu + mu.cross(f) + f.dot(mu) * f - 2.0 * (J * f);
 }
@@ -47,7 +48,7 @@ inline Mat3 cayleyJacobian(const Mat3& J, const Vec3& mu, const Vec3& f) {
 }
 
 /// SolveF by Newton on the Cayley vector. J: standard inertia (SPD), Jinv its inverse, mu = tau Pi.
-/// Typically 3 iterations at tolerance 1e-15 (spec §3.4 [proto]).
+/// Typically 3 iterations at tolerance 1e-15.
 inline SolveFResult solveFCayley(const Mat3& J, const Mat3& Jinv, const Vec3& mu, double tolerance,
                                  int maxIterations = 50) {
   SolveFResult r;
@@ -73,7 +74,7 @@ inline SolveFResult solveFCayley(const Mat3& J, const Mat3& Jinv, const Vec3& mu
   return r;
 }
 
-/// Exponential-coordinates residual G(f) = a(p) J f + b(p) f x J f - mu (spec §3.4).
+/// Exponential-coordinates residual G(f) = a(p) J f + b(p) f x J f - mu.
 inline Vec3 expResidual(const Mat3& J, const Vec3& mu, const Vec3& f) {
   double a, b;
   rodriguesCoefficients(f.norm(), a, b);
@@ -81,7 +82,7 @@ inline Vec3 expResidual(const Mat3& J, const Vec3& mu, const Vec3& f) {
   return a * Jf + b * f.cross(Jf) - mu;
 }
 
-/// Its analytic Jacobian (spec §3.4), with series for the derivative coefficients near p = 0:
+/// Its analytic Jacobian, with series for the derivative coefficients near p = 0:
 /// (p cos p - sin p)/p^3 = -1/3 + p^2/30 - ...,  (p sin p - 2(1 - cos p))/p^4 = -1/12 + p^2/180 - ...
 inline Mat3 expJacobian(const Mat3& J, const Vec3& f) {
   const double p = f.norm();
