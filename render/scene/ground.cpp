@@ -130,11 +130,11 @@ struct Ground::Build {
       f.block<3, 1>(0, 2) = Eigen::Vector3d::UnitZ();
       f.block<3, 1>(0, 3) = plane.point;
       // Solid ground below the line, hatched in a thin strip under it. Both are as wide and the
-      // ground as deep as the largest patch (kMaxPatch L each way, whatever the obstacle's
+      // ground as deep as the largest patch (kMaxPlanePatch L each way, whatever the obstacle's
       // halfExtent), recentred under the body: wider and deeper than any view of the scene, a
       // 16:9 video or a window with both docks closed included, so the ground never shows an
       // end or the backdrop under it.
-      const double W = kMaxPatch * L;
+      const double W = kMaxPlanePatch * L;
       const double hatchDepth = 0.3 * minor;
       const Eigen::Vector3d band = 0.3 * color + 0.7 * Eigen::Vector3d(0.93, 0.94, 0.95);
       addFollowing(geometry::groundBand(W, W, pieces), f, snap, false, W, band, -1.0, false);
