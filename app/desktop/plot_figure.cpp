@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <locale>
+#include <sstream>
+#include <string>
 
 namespace ricochet::app {
 
@@ -95,6 +98,20 @@ QString tickLabel(double value, double step) {
   }
   if (allZero && s.startsWith(QLatin1Char('-'))) s.remove(0, 1);
   return s;
+}
+
+QString tickLabel(double value) {
+  std::ostringstream out;
+  out.imbue(std::locale::classic());
+  out << value;
+  std::string s = out.str();
+  const std::size_t e = s.find_first_of("eE");
+  if (e != std::string::npos && e + 1 < s.size() && (s[e + 1] == '+' || s[e + 1] == '-')) {
+    std::size_t digits = e + 2;
+    while (digits < s.size() && s[digits] == '0') s.erase(digits, 1);
+    if (digits == s.size()) s.erase(e);  // an exponent of 0: no exponent
+  }
+  return QString::fromStdString(s);
 }
 
 QString exponentSuffix(int exponent) {

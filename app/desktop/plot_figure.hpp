@@ -120,6 +120,9 @@ std::vector<AxisTick> axisTicks(double lo, double hi, double pixels, bool vertic
 /// A tick label of `value` on an axis whose ticks are `step` apart: fixed notation with the
 /// decimals the step needs (never "-0"); scientific with as many digits when |value| >= 1e7.
 QString tickLabel(double value, double step);
+/// A label standing alone (a decade of a log axis, a whole number): the shortest form with six
+/// significant digits, "1e-5" rather than "1e-05".
+QString tickLabel(double value);
 
 /// " (×1e-13)" for an exponent, empty for 0: appended to an axis title.
 QString exponentSuffix(int exponent);
