@@ -135,7 +135,15 @@ class TestGuiStudyFigure : public QObject {
     // Less than a decade: linear ticks on the values, placed in log10.
     const auto narrow = logAxisTicks(std::log10(0.6), std::log10(0.9), 400.0, true);
     QVERIFY(narrow.size() >= 2);
-    for (const AxisTick& t : narrow) QCOMPARE(QString::number(std::pow(10.0, t.value), 'g', 6), t.label);
+    // Each label is its tick's value, written with the decimals of the linear axis's step (all
+    // alike: "0.60", "0.65", ...).
+    const qsizetype decimals = narrow.front().label.size() - narrow.front().label.indexOf('.');
+    for (const AxisTick& t : narrow) {
+      bool ok = false;
+      QVERIFY(std::fabs(t.label.toDouble(&ok) - std::pow(10.0, t.value)) < 1e-12);
+      QVERIFY(ok);
+      QCOMPARE(t.label.size() - t.label.indexOf('.'), decimals);
+    }
   }
 
   void countsHaveWholeTicks() {
