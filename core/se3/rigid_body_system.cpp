@@ -176,7 +176,20 @@ SceneSpec RigidBodySystem::scene(const Scenario& scenario) const {
       wall.followBody = false;
       if (box && w.gap < kFirstListedWall) {
         // The box's faces: rectangles of the box's size, standing on the floor.
-        const double top = box->height > 0.0 ? box->height : 0.5 * std::max(box->size.x(), box->size.y());
+        // Without a given height, as high as the body can reach from its start with all its
+        // translational energy spent climbing (z0 + |v0|^2 / 2g + reach): the walls are planes
+        // without a top, and a pane lower than the motion shows impacts in mid-air.
+        const std::span<const double> q0 = scenario.initial;
+        const double v2 = q0[kInitialNames("vx0")] * q0[kInitialNames("vx0")] +
+                          q0[kInitialNames("vy0")] * q0[kInitialNames("vy0")] +
+                          q0[kInitialNames("vz0")] * q0[kInitialNames("vz0")];
+        const double g = p[kParams("g")];
+        const double climb = g > 0.0 ? v2 / (2.0 * g) : 0.0;
+        const double reach = q0[kInitialNames("z0")] + climb + 0.5 * L;
+        const double top = box->height > 0.0
+                               ? box->height
+                               : std::max(0.5 * std::max(box->size.x(), box->size.y()),
+                                          std::isfinite(reach) ? reach : 0.0);
         const Vec3 centre(box->center.x(), box->center.y(), 0.5 * top);
         wall.point = centre + (w.offset - w.n.dot(centre)) * w.n;
         if (w.gap == 5) {
