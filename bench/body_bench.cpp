@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <string>
@@ -45,6 +46,13 @@ Scenario scenarioFor(int vertices, bool walls) {
   b->body.vertices = hullPoints(vertices);
   if (walls) b->world.box = BoxWorld{Eigen::Vector2d(6.0, 5.0), 14.0, Eigen::Vector2d::Zero()};
   sc.body = std::move(b);
+  // cube-plane's body momentum Pi0 = (4, -4, 4) kg m^2/s spins this body (a thousand times less
+  // inertia than the cube) at h |Omega0| > 1 rad per step, which the LGVCI refuses: keep its
+  // direction at 1/20 of its size (about 6 rad/s).
+  const SystemInfo& info = findSystem("rigid-body")->info();
+  for (std::size_t i = 0; i < info.initial.size(); ++i) {
+    if (info.initial[i].name.starts_with("Pi")) sc.initial[i] *= 0.05;
+  }
   return sc;
 }
 
@@ -68,7 +76,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("rigid-body, default integrator and initial state (cube-plane's), h = 0.01 s\n");
+  std::printf("rigid-body, default integrator, cube-plane's initial state with Pi0 / 20, h = 0.01 s\n");
   std::printf("%8s  %-12s  %12s  %10s  %9s\n", "vertices", "world", "steps/s", "ns/step", "impacts");
   for (int n : {8, 100, 1000, 10000}) {
     for (bool walls : {false, true}) {
@@ -77,6 +85,8 @@ int main(int argc, char** argv) {
       std::int64_t steps = 20000;
       std::vector<double> rates;
       std::int64_t impacts = 0;
+      std::string shortened;  // the integrator's failure that shortened the runs, if any
+      std::int64_t cap = std::numeric_limits<std::int64_t>::max();  // steps before that failure
       for (int r = 0; r <= runs; ++r) {
         CreateResult cr = createSimulation(sc);
         if (!cr.simulation) {
@@ -87,11 +97,21 @@ int main(int argc, char** argv) {
         const AdvanceResult a = cr.simulation->advance(steps, nullptr);
         const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
         if (!a.ok()) {
-          std::printf("%8d  %-12s  failed: %s\n", n, walls ? "box" : "ground", a.message.c_str());
-          return 1;
+          // A failing step is a finding for the integrator, not for the bench: as ricochet-bench
+          // does, say so and time runs that stop before it.
+          if (a.stepsTaken < 100 || !shortened.empty()) {
+            std::printf("%8d  %-12s  failed: %s\n", n, walls ? "box" : "ground", a.message.c_str());
+            return 1;
+          }
+          shortened = "step " + std::to_string(a.stepsTaken + 1) + " fails: " + a.message;
+          cap = std::max<std::int64_t>(1, (a.stepsTaken * 9) / 10);
+          steps = cap;
+          r = -1;  // probe again with the shorter runs
+          rates.clear();
+          continue;
         }
         if (r == 0) {  // the probe sets the run length
-          steps = std::max<std::int64_t>(1000, std::llround(steps * seconds / std::max(dt, 1e-6)));
+          steps = std::min(cap, std::max<std::int64_t>(1000, std::llround(steps * seconds / std::max(dt, 1e-6))));
           continue;
         }
         rates.push_back(double(steps) / dt);
@@ -100,6 +120,7 @@ int main(int argc, char** argv) {
       const double rate = median(rates);
       std::printf("%8d  %-12s  %12.3g  %10.1f  %9lld\n", n, walls ? "box (5 walls)" : "ground", rate,
                   1e9 / rate, static_cast<long long>(impacts));
+      if (!shortened.empty()) std::printf("          runs shortened: %s\n", shortened.c_str());
     }
   }
   return 0;
