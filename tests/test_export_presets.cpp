@@ -147,7 +147,8 @@ class TestExportPresets : public QObject {
     }
   }
 
-  // The runs the index describes reproduce the acceptance numbers (docs/acceptance.md), so the descriptions stay true.
+  // The runs the index describes reproduce the acceptance numbers (docs/acceptance.md), so the
+  // descriptions stay true.
   void particle1000ImpactsA2A3A4() {
     const Outcome o = runPreset("004-particle-floor-1000-impacts.json");
     QVERIFY2(o.ok, o.message.c_str());
