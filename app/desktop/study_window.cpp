@@ -535,32 +535,29 @@ void StudyWindow::showFigureDialog() {
   });
 }
 
-void StudyWindow::showCsvDialog() {
-  auto* dialog = new QFileDialog(this, tr("Export Results CSV"),
-                                 QDir(exports_->directory()).filePath(baseName() + QStringLiteral(".csv")),
-                                 tr("CSV files (*.csv);;All files (*)"));
+void StudyWindow::askSavePath(const QString& title, const QString& fileName, const QString& filter,
+                              const QString& objectName, std::function<void(const QString&)> write) {
+  auto* dialog = new QFileDialog(this, title, QDir(exports_->directory()).filePath(fileName), filter);
   dialog->setAcceptMode(QFileDialog::AcceptSave);
-  dialog->setObjectName(QStringLiteral("studyCsvDialog"));
-  exports_->openDialog(dialog, [this, dialog] {
+  dialog->setObjectName(objectName);
+  exports_->openDialog(dialog, [this, dialog, write = std::move(write)] {
     const QString path = dialog->selectedFiles().value(0);
     if (path.isEmpty()) return;
     exports_->rememberDirectory(path);
-    exportResultsCsv(path);
+    write(path);
   });
 }
 
+void StudyWindow::showCsvDialog() {
+  askSavePath(tr("Export Results CSV"), baseName() + QStringLiteral(".csv"),
+              tr("CSV files (*.csv);;All files (*)"), QStringLiteral("studyCsvDialog"),
+              [this](const QString& path) { exportResultsCsv(path); });
+}
+
 void StudyWindow::showSaveDialog() {
-  auto* dialog = new QFileDialog(this, tr("Save Study File"),
-                                 QDir(exports_->directory()).filePath(qs(editor_->base().system) + QStringLiteral("-study.json")),
-                                 tr("Ricochet studies (*.json);;All files (*)"));
-  dialog->setAcceptMode(QFileDialog::AcceptSave);
-  dialog->setObjectName(QStringLiteral("studySaveDialog"));
-  exports_->openDialog(dialog, [this, dialog] {
-    const QString path = dialog->selectedFiles().value(0);
-    if (path.isEmpty()) return;
-    exports_->rememberDirectory(path);
-    saveStudy(path);
-  });
+  askSavePath(tr("Save Study File"), qs(editor_->base().system) + QStringLiteral("-study.json"),
+              tr("Ricochet studies (*.json);;All files (*)"), QStringLiteral("studySaveDialog"),
+              [this](const QString& path) { saveStudy(path); });
 }
 
 void StudyWindow::showOpenDialog() {

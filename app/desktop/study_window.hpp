@@ -13,6 +13,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -98,6 +99,10 @@ class StudyWindow : public QMainWindow {
   void showFigureDialog();
   void showCsvDialog();
   void showSaveDialog();
+  /// A save-file dialog in the export folder, opened through the export controller; on accept the
+  /// folder is remembered and `write` gets the chosen path.
+  void askSavePath(const QString& title, const QString& fileName, const QString& filter,
+                   const QString& objectName, std::function<void(const QString&)> write);
   void showOpenDialog();
   QString baseName() const;
 
