@@ -1,7 +1,9 @@
 #pragma once
 // ricochet-cli run as a separate process, exactly as scripts use it: exit code, stdout, stderr.
+// The one runner of every suite that drives the CLI.
 
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -13,15 +15,25 @@ struct Result {
   QString err;
 };
 
-/// Runs build/bin/ricochet-cli with `args` (in `workDir` when given); gives up after 120 s.
-inline Result cli(const QStringList& args, const QString& workDir = QString()) {
+struct CliOptions {
+  QString workDir;          ///< empty: the test's working directory
+  int timeoutMs = 120000;   ///< then the process is killed and the result says so
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+};
+
+/// bin/ricochet-cli of this build.
+inline QString cliPath() { return QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet-cli"); }
+
+/// Runs ricochet-cli with `args` and waits for it (at most options.timeoutMs).
+inline Result cli(const QStringList& args, const CliOptions& options) {
   QProcess p;
-  p.setProgram(QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet-cli"));
+  p.setProgram(cliPath());
   p.setArguments(args);
-  if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
+  p.setProcessEnvironment(options.env);
+  if (!options.workDir.isEmpty()) p.setWorkingDirectory(options.workDir);
   p.start();
   Result r;
-  if (!p.waitForFinished(120000)) {
+  if (!p.waitForFinished(options.timeoutMs)) {
     p.kill();
     p.waitForFinished();
     r.err = QStringLiteral("ricochet-cli did not finish: ") + args.join(' ');
@@ -31,6 +43,18 @@ inline Result cli(const QStringList& args, const QString& workDir = QString()) {
   r.out = QString::fromUtf8(p.readAllStandardOutput());
   r.err = QString::fromUtf8(p.readAllStandardError());
   return r;
+}
+
+/// The same in `workDir` (empty: the test's working directory), up to 120 s.
+inline Result cli(const QStringList& args, const QString& workDir = QString()) {
+  CliOptions options;
+  options.workDir = workDir;
+  return cli(args, options);
+}
+
+/// "exit N", then the ends of stdout and stderr: for failure messages.
+inline QString describeResult(const Result& r) {
+  return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out.right(600), r.err);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "core/io/scenario_io.hpp"
 #include "core/model/registry.hpp"
 #include "render/video/animation_export.hpp"
+#include "cli_process.hpp"
 
 #include <QtTest>
 
@@ -33,33 +34,12 @@ using namespace ricochet;
 
 namespace {
 
-const QString kCli = QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet-cli");
-
-struct Result {
-  int exitCode = -1;  ///< -1: crashed or did not finish
-  QString out;
-  QString err;
-};
-
-Result cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
-  QProcess p;
-  p.setProcessEnvironment(env);
-  p.start(kCli, args);
-  Result r;
-  if (!p.waitForFinished(240000)) {
-    p.kill();
-    p.waitForFinished();
-    r.err = "did not finish: " + args.join(' ');
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
-
-QString describe(const Result& r) {
-  return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out.right(600), r.err);
+/// Video runs take longer than the runner's default two minutes under a loaded machine.
+Result runVideo(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+  CliOptions options;
+  options.timeoutMs = 240000;
+  options.env = env;
+  return cli(args, options);
 }
 
 struct Probe {
@@ -137,8 +117,8 @@ class TestExportVideo : public QObject {
 
   void expectBadInput(const QStringList& args, const QString& needle,
                       const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
-    const Result r = cli(args, env);
-    const QString what = args.join(' ') + " -> " + describe(r);
+    const Result r = runVideo(args, env);
+    const QString what = args.join(' ') + " -> " + describeResult(r);
     QVERIFY2(r.exitCode == 2, qPrintable(what));
     QVERIFY2(r.out.isEmpty(), qPrintable(what));
     QVERIFY2(r.err.endsWith('\n') && r.err.count('\n') == 1, qPrintable(what));
@@ -148,7 +128,7 @@ class TestExportVideo : public QObject {
  private slots:
   void initTestCase() {
     QVERIFY(tmp_.isValid());
-    QVERIFY2(QFileInfo::exists(kCli), "build the ricochet-cli target first");
+    QVERIFY2(QFileInfo::exists(cliPath()), "build the ricochet-cli target first");
     QVERIFY2(!qgetenv("DISPLAY").isEmpty(), "needs an X display: run under xvfb-run -a (./test.sh does)");
     display_ = XOpenDisplay(nullptr);
     QVERIFY2(display_, "cannot open the X display");
@@ -163,8 +143,8 @@ class TestExportVideo : public QObject {
   void mp4AcceptanceDurationAndFrameCount() {
     // `ricochet-cli video ellipse-floor --out x.mp4 --t-end 2 --fps 30` -> ffprobe agrees.
     const QString dir = freshDir(), out = dir + "/x.mp4";
-    const Result r = cli({"video", "ellipse-floor", "--out", out, "--t-end", "2", "--fps", "30"});
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const Result r = runVideo({"video", "ellipse-floor", "--out", out, "--t-end", "2", "--fps", "30"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describeResult(r)));
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
     const Probe p = ffprobe(out);
     QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
@@ -190,8 +170,8 @@ class TestExportVideo : public QObject {
 
   void gifAcceptanceDurationAndFrameCount() {
     const QString dir = freshDir(), out = dir + "/x.gif";
-    const Result r = cli({"video", "ellipse-floor", "--out", out, "--t-end", "2", "--fps", "30", "--quiet"});
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const Result r = runVideo({"video", "ellipse-floor", "--out", out, "--t-end", "2", "--fps", "30", "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describeResult(r)));
     QVERIFY2(progressLines(r.out).empty(), "--quiet prints no progress");
     const Probe p = ffprobe(out);
     QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
@@ -204,7 +184,7 @@ class TestExportVideo : public QObject {
     QVERIFY2(std::fabs(p.duration - 2.0) <= 0.0101, qPrintable(QString::number(p.duration)));
     QCOMPARE(entries(dir), QStringList{"x.gif"});
     const QString exact = dir + "/exact.gif";  // 25 fps: 4 cs per frame, exact
-    QVERIFY(cli({"video", "particle-floor", "--out", exact, "--t-end", "1", "--fps", "25", "--width", "160",
+    QVERIFY(runVideo({"video", "particle-floor", "--out", exact, "--t-end", "1", "--fps", "25", "--width", "160",
                  "--height", "91"}).exitCode == 0);  // odd sizes are fine for GIF
     const Probe q = ffprobe(exact);
     QCOMPARE(q.frames, 25);
@@ -216,9 +196,9 @@ class TestExportVideo : public QObject {
     // N = round(T fps / speed) = round(2 * 7 / 0.5) = 28 frames lasting 28 / 7 = 4 s; frame k shows
     // the step nearest k * speed / fps, at h = 0.01 s.
     const QString dir = freshDir(), out = dir + "/slow.mp4";
-    const Result r = cli({"video", "particle-floor", "--out", out, "--t-end", "2", "--fps", "7", "--speed", "0.5",
+    const Result r = runVideo({"video", "particle-floor", "--out", out, "--t-end", "2", "--fps", "7", "--speed", "0.5",
                           "--width", "160", "--height", "90"});
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(describeResult(r)));
     const Probe p = ffprobe(out);
     QCOMPARE(p.frames, 28);
     QCOMPARE(p.rate, QStringLiteral("7/1"));
@@ -280,10 +260,10 @@ class TestExportVideo : public QObject {
     const QString empty = freshDir();
     const QProcessEnvironment noFfmpeg = withPath(empty);
     const QString dir = freshDir(), out = dir + "/x.ogv";
-    const Result r = cli({"video", "star-floor", "--out", out, "--t-end", "1", "--fps", "24", "--width", "320",
+    const Result r = runVideo({"video", "star-floor", "--out", out, "--t-end", "1", "--fps", "24", "--width", "320",
                           "--height", "180"},
                          noFfmpeg);
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(describeResult(r)));
     const Probe p = ffprobe(out);
     QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
     QCOMPARE(p.frames, 24);
@@ -303,9 +283,9 @@ class TestExportVideo : public QObject {
 
   void pngSequenceCountAndContent() {
     const QString dir = freshDir();
-    const Result r = cli({"video", "ellipse-floor", "--out", dir + "/f_%05d.png", "--t-end", "1", "--fps", "10",
+    const Result r = runVideo({"video", "ellipse-floor", "--out", dir + "/f_%05d.png", "--t-end", "1", "--fps", "10",
                           "--width", "320", "--height", "180"});
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(describeResult(r)));
     QStringList expected;
     for (int k = 0; k < 10; ++k) expected << QStringLiteral("f_%1.png").arg(k, 5, 10, QChar('0'));
     QCOMPARE(entries(dir), expected);  // exactly N frames numbered from 0, no temporary directory
@@ -330,7 +310,7 @@ class TestExportVideo : public QObject {
     QVERIFY2(first != last, "the body moved between t = 0 and t = 0.9 s");
     // The overlay writes into the top-left corner; --no-overlay leaves the background there.
     const QString plain = freshDir();
-    QCOMPARE(cli({"video", "ellipse-floor", "--out", plain + "/f_%05d.png", "--t-end", "0.1", "--fps", "10",
+    QCOMPARE(runVideo({"video", "ellipse-floor", "--out", plain + "/f_%05d.png", "--t-end", "0.1", "--fps", "10",
                   "--width", "320", "--height", "180", "--no-overlay"})
                  .exitCode,
              0);
@@ -344,7 +324,7 @@ class TestExportVideo : public QObject {
       const QString dir = freshDir();
       const QString out = dir + (QString(ext) == "png" ? "/f_%04d.png" : QStringLiteral("/x.") + ext);
       QProcess p;
-      p.start(kCli, {"video", "cube-plane", "--out", out, "--t-end", "600", "--width", "320", "--height", "180"});
+      p.start(cliPath(), {"video", "cube-plane", "--out", out, "--t-end", "600", "--width", "320", "--height", "180"});
       QVERIFY(p.waitForStarted());
       QByteArray seen;
       while (!seen.contains("progress") && p.state() == QProcess::Running) {
@@ -443,8 +423,8 @@ class TestExportVideo : public QObject {
       QStringList args = {"video", c.system, "--out", dir + "/f_%02d.png", "--t-end", "0.5", "--fps", "10",
                           "--width", "64", "--height", "48"};
       for (const QString& s : c.sets) args << "--set" << s;
-      const Result r = cli(args);
-      QVERIFY2(r.exitCode == 0 || r.exitCode == 2 || r.exitCode == 3, qPrintable(args.join(' ') + " -> " + describe(r)));
+      const Result r = runVideo(args);
+      QVERIFY2(r.exitCode == 0 || r.exitCode == 2 || r.exitCode == 3, qPrintable(args.join(' ') + " -> " + describeResult(r)));
       if (r.exitCode == 0) QCOMPARE(entries(dir).size(), 5);
       if (r.exitCode == 2) QVERIFY(entries(dir).isEmpty());
     }
@@ -462,8 +442,8 @@ class TestExportVideo : public QObject {
     env.remove(QStringLiteral("DISPLAY"));
     for (const QStringList& args : {QStringList{"list"}, QStringList{"describe", "cube-plane"},
                                     QStringList{"run", "cube-plane", "--steps", "10"}, QStringList{"--help"}}) {
-      const Result r = cli(args, env);
-      QVERIFY2(r.exitCode == 0, qPrintable(args.join(' ') + " -> " + describe(r)));
+      const Result r = runVideo(args, env);
+      QVERIFY2(r.exitCode == 0, qPrintable(args.join(' ') + " -> " + describeResult(r)));
     }
   }
 
@@ -473,9 +453,9 @@ class TestExportVideo : public QObject {
     // deterministically (the same run gives exit 3 in `run`). At 10 fps frame k shows step
     // round(k / 10): frames 0..24 show steps 0..2, frame 25 would need step 3.
     const QString dir = freshDir(), out = dir + "/fail.mp4";
-    const Result f = cli({"video", "disk-table", "--h", "1", "--t-end", "6", "--fps", "10", "--width", "320",
+    const Result f = runVideo({"video", "disk-table", "--h", "1", "--t-end", "6", "--fps", "10", "--width", "320",
                           "--height", "180", "--out", out});
-    QVERIFY2(f.exitCode == 3, qPrintable(describe(f)));
+    QVERIFY2(f.exitCode == 3, qPrintable(describeResult(f)));
     QVERIFY2(f.err.startsWith("ricochet-cli: integrator failed at step 3 (t = 2 s)") && f.err.count('\n') == 1,
              qPrintable(f.err));
     QVERIFY2(f.err.contains("holds the 25 frames before it (t < 2.5 s)"), qPrintable(f.err));
@@ -507,10 +487,10 @@ class TestExportVideo : public QObject {
       QFile::setPermissions(bin + "/ffmpeg", QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
       const QProcessEnvironment env = withPath(bin + ":" + qEnvironmentVariable("PATH"));
       const QString dir = freshDir();
-      const Result r = cli({"video", "ellipse-floor", "--out", dir + "/x.mp4", "--t-end", "2", "--width", "320",
+      const Result r = runVideo({"video", "ellipse-floor", "--out", dir + "/x.mp4", "--t-end", "2", "--width", "320",
                             "--height", "180", "--quiet"},
                            env);
-      QVERIFY2(r.exitCode == 4, qPrintable(describe(r)));
+      QVERIFY2(r.exitCode == 4, qPrintable(describeResult(r)));
       QVERIFY2(r.err.startsWith(QStringLiteral("ricochet-cli: ") + fake.expected) && r.err.contains("no file written") &&
                    r.err.count('\n') == 1,
                qPrintable(r.err));

@@ -161,10 +161,10 @@ class TestGuiExport : public QObject {
       QVERIFY2(summary.ok(), summary.message.c_str());
       QCOMPARE(summary.steps, n);
 
-      const Run cli = runCli({QStringLiteral("run"), base + QStringLiteral(".json"), QStringLiteral("--steps"),
+      const Result fromCli = cli({QStringLiteral("run"), base + QStringLiteral(".json"), QStringLiteral("--steps"),
                               QString::number(n), QStringLiteral("--csv"), base + QStringLiteral("-cli.csv"),
                               QStringLiteral("--impacts-csv"), base + QStringLiteral("-cli-impacts.csv")});
-      QVERIFY2(cli.exitCode == 0, cli.err.constData());
+      QVERIFY2(fromCli.exitCode == 0, qPrintable(fromCli.err));
       const QByteArray gui = readAll(r.traceCsv);
       QVERIFY2(gui == readAll(base + QStringLiteral("-cli.csv")), qPrintable(id));
       QVERIFY2(readAll(r.impactsCsv) == readAll(base + QStringLiteral("-cli-impacts.csv")), qPrintable(id));
@@ -295,9 +295,9 @@ class TestGuiExport : public QObject {
     QCOMPARE(boxes, 1);
     closeBoxes(*w);
 
-    const Run cli = runCli({QStringLiteral("run"), scenario, QStringLiteral("--csv"), dir.filePath(QStringLiteral("cli.csv")),
+    const Result fromCli = cli({QStringLiteral("run"), scenario, QStringLiteral("--csv"), dir.filePath(QStringLiteral("cli.csv")),
                             QStringLiteral("--impacts-csv"), dir.filePath(QStringLiteral("cli-impacts.csv"))});
-    QCOMPARE(cli.exitCode, 3);
+    QCOMPARE(fromCli.exitCode, 3);
     QCOMPARE(readAll(dir.filePath(QStringLiteral("gui.csv"))), readAll(dir.filePath(QStringLiteral("cli.csv"))));
     QCOMPARE(readAll(dir.filePath(QStringLiteral("gui-impacts.csv"))),
              readAll(dir.filePath(QStringLiteral("cli-impacts.csv"))));

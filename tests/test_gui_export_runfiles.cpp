@@ -107,10 +107,10 @@ class TestGuiExportRunFiles : public QObject {
     QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("gui.h5")),
              qPrintable(w->statusBar()->currentMessage()));
 
-    const Run cli = runCli({QStringLiteral("run"), scenario, QStringLiteral("--steps"),
+    const Result fromCli = cli({QStringLiteral("run"), scenario, QStringLiteral("--steps"),
                             QString::number(snap->step), QStringLiteral("--h5"),
                             dir.filePath(QStringLiteral("cli.h5"))});
-    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+    QVERIFY2(fromCli.exitCode == 0, qPrintable(fromCli.err));
     const QByteArray bytes = readAll(gui);
     QVERIFY(bytes.size() > 1000);
     QVERIFY(bytes == readAll(dir.filePath(QStringLiteral("cli.h5"))));
@@ -148,10 +148,10 @@ class TestGuiExportRunFiles : public QObject {
     QCOMPARE(exporter(*w)->task()->summary().outcome, RunOutcome::Completed);
 
     const QString cliSeries = dir.filePath(QStringLiteral("cli-series"));
-    const Run cli = runCli({QStringLiteral("run"), scenario, QStringLiteral("--steps"),
+    const Result fromCli = cli({QStringLiteral("run"), scenario, QStringLiteral("--steps"),
                             QString::number(snap->step), QStringLiteral("--every"),
                             QStringLiteral("5"), QStringLiteral("--pvd"), cliSeries});
-    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+    QVERIFY2(fromCli.exitCode == 0, qPrintable(fromCli.err));
     QString why;
     QVERIFY2(sameFolders(gui, cliSeries, why), qPrintable(why));
     const std::int64_t n = snap->step;

@@ -3,6 +3,7 @@
 // the File operations open (window-modal, never blocking: read back and closed programmatically),
 // files, and ricochet-cli as a child process.
 
+#include "cli_process.hpp"
 #include "test_gui_support.hpp"
 
 #include "app/desktop/file_actions.hpp"
@@ -74,30 +75,6 @@ inline bool writeFile(const QString& path, const QByteArray& data) {
   QFile f(path);
   if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
   return f.write(data) == data.size();
-}
-
-/// bin/ricochet-cli of this build.
-inline QString cliPath() { return QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet-cli"); }
-
-struct Run {
-  int exitCode = -1;
-  QByteArray out, err;
-};
-/// Runs ricochet-cli with `args` (no display needed for `run`), up to `ms`.
-inline Run runCli(const QStringList& args, int ms = 60000) {
-  QProcess p;
-  p.start(cliPath(), args);
-  Run r;
-  if (!p.waitForFinished(ms)) {
-    p.kill();
-    p.waitForFinished();
-    r.err = "timed out";
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = p.readAllStandardOutput();
-  r.err = p.readAllStandardError();
-  return r;
 }
 
 }  // namespace exporttest

@@ -86,6 +86,32 @@ bool redCentroid(const Frame& f, double* cx, double* cy, int* count = nullptr) {
 
 const Rgb kRed{0.85f, 0.15f, 0.12f};
 
+// Dark pixels (floor lines and hatching: mean level below 150) in the rectangle [x0, x1) x [y0, y1).
+int darkPixels(const Frame& f, int x0, int x1, int y0, int y1) {
+  int n = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const unsigned char* p = f.px(x, y);
+      if (p[0] + p[1] + p[2] < 3 * 150) ++n;
+    }
+  }
+  return n;
+}
+
+// The planar particle: a red sphere of `radius` (m) over the floor y = 0.
+SceneSpec particleOverFloor(double radius) {
+  SceneSpec s;
+  s.view = ViewKind::Planar;
+  BodyPart part;
+  part.shape = SphereShape{radius};
+  part.color = kRed;
+  s.bodies.push_back(BodySpec{"particle", {part}});
+  PlaneObstacle floor;
+  floor.normal = Eigen::Vector3d::UnitY();
+  s.obstacles.push_back(floor);
+  return s;
+}
+
 PlaneObstacle floorZ() {
   PlaneObstacle p;
   p.point = Eigen::Vector3d::Zero();
@@ -307,15 +333,7 @@ class TestRenderScene : public QObject {
     checkMoves(s, at(0, 0.9, 0, 0.3), at(0.5, 0.6, 0, 0.8), "prism_star_planar", 30);
   }
   void planarParticleOverHatchedFloor() {
-    SceneSpec s;
-    s.view = ViewKind::Planar;
-    BodyPart part;
-    part.shape = SphereShape{0.05};
-    part.color = kRed;
-    s.bodies.push_back(BodySpec{"particle", {part}});
-    PlaneObstacle floor;
-    floor.normal = Eigen::Vector3d::UnitY();
-    s.obstacles.push_back(floor);
+    SceneSpec s = particleOverFloor(0.05);
     s.characteristicLength = 1.0;
     // Small body: 0.1 L across is ~14 px here; ask only that it is seen and moves.
     const Frame bg = backgroundOnly(ViewKind::Planar);
@@ -568,17 +586,8 @@ class TestRenderScene : public QObject {
 
   void followKeepsADriftingBodyStillOnScreen() {
     // The bouncing particle drifts ~1800 m in x over its 1000 impacts (2 m/s for 903 s).
-    SceneSpec s;
-    s.view = ViewKind::Planar;
-    BodyPart part;
-    part.shape = SphereShape{0.08};
-    part.color = kRed;
-    s.bodies.push_back(BodySpec{"particle", {part}});
-    PlaneObstacle floor;
-    floor.normal = Eigen::Vector3d::UnitY();
-    s.obstacles.push_back(floor);
     SceneView& view = off_->scene();
-    view.setScene(s);
+    view.setScene(particleOverFloor(0.08));
     view.setTrailVisible(false);
     view.setFollow(true);
     QVERIFY(view.follow());
@@ -601,14 +610,7 @@ class TestRenderScene : public QObject {
     save("follow_far");
     // The floor came along (its patch recentres under the body): the floor line is in the frame.
     const Frame f = render();
-    int dark = 0;
-    for (int x = 0; x < f.w; ++x) {
-      for (int y = f.h / 2; y < f.h; ++y) {
-        const unsigned char* p = f.px(x, y);
-        if (p[0] + p[1] + p[2] < 3 * 150) ++dark;
-      }
-    }
-    QVERIFY2(dark > f.w / 2, "no floor under the body after drifting");
+    QVERIFY2(darkPixels(f, 0, f.w, f.h / 2, f.h) > f.w / 2, "no floor under the body after drifting");
     view.setFollow(false);
   }
 
@@ -617,17 +619,8 @@ class TestRenderScene : public QObject {
   // the top of every arc as at every bounce the floor line is in the picture, under the body, and
   // the body stays off the picture's edges.
   void followKeepsTheFloorInViewOfAHighBounce() {
-    SceneSpec s;
-    s.view = ViewKind::Planar;
-    BodyPart part;
-    part.shape = SphereShape{0.08};
-    part.color = kRed;
-    s.bodies.push_back(BodySpec{"particle", {part}});
-    PlaneObstacle floor;
-    floor.normal = Eigen::Vector3d::UnitY();
-    s.obstacles.push_back(floor);
     SceneView& view = off_->scene();
-    view.setScene(s);
+    view.setScene(particleOverFloor(0.08));
     view.setTrailVisible(false);
     view.setFollow(true);
     std::vector<Pose> poses{at(0, 3.0, 0)};
@@ -645,12 +638,7 @@ class TestRenderScene : public QObject {
       // The floor line and its hatching: a dark row across the picture, below the body.
       int floorRow = -1;
       for (int row = int(y) + 1; row < f.h && floorRow < 0; ++row) {
-        int dark = 0;
-        for (int col = 0; col < f.w; ++col) {
-          const unsigned char* p = f.px(col, row);
-          if (p[0] + p[1] + p[2] < 3 * 150) ++dark;
-        }
-        if (dark > f.w / 2) floorRow = row;
+        if (darkPixels(f, 0, f.w, row, row + 1) > f.w / 2) floorRow = row;
       }
       QVERIFY2(floorRow > 0, qPrintable(QString("no floor in view at t = %1 (body at %2 px)").arg(t).arg(y)));
       if (k == 0) save("follow_high_bounce");

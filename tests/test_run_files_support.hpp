@@ -1,7 +1,9 @@
 #pragma once
 // Helpers of the run-file suites (test_run_h5.cpp, test_run_pvd.cpp): ricochet-cli as a child
-// process (to the end, or interrupted with SIGINT once it has started writing), CSV files as
-// exact doubles, bitwise comparison, and folder listings.
+// process (to the end through cli_process.hpp, or interrupted with SIGINT once it has started
+// writing), CSV files as exact doubles, bitwise comparison, and folder listings.
+
+#include "cli_process.hpp"
 
 #include <QtTest>
 
@@ -18,30 +20,7 @@
 
 namespace runfiles {
 
-struct Run {
-  int exitCode = -1;
-  QString out, err;
-};
-
-inline QString cliPath() {
-  return QStringLiteral(RICOCHET_BINARY_DIR "/bin/ricochet-cli");
-}
-
-inline Run cli(const QStringList& args, int ms = 120000) {
-  QProcess p;
-  p.start(cliPath(), args);
-  Run r;
-  if (!p.waitForFinished(ms)) {
-    p.kill();
-    p.waitForFinished();
-    r.err = QStringLiteral("ricochet-cli did not finish: ") + args.join(QLatin1Char(' '));
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
+using Run = Result;
 
 /// Starts ricochet-cli, waits until `started` holds (checked every 20 ms, 30 s at most) and 300 ms
 /// more (its SIGINT handler is installed once the outputs are open), sends SIGINT and waits for the

@@ -281,7 +281,7 @@ class TestSe3Impacts : public QObject {
   }
 
   // 8.3: first four impact times (1e-8) and lambdas (1e-5), impacts by t = 10.
-  void firstImpactsMatchSpec83() {
+  void firstImpactsMatchReference() {
     struct Case {
       const char* id;
       double t[4], lambda[4];
@@ -323,7 +323,7 @@ class TestSe3Impacts : public QObject {
   }
 
   // 8.3: the state at t = 10 (1000 steps), tolerance 1e-6.
-  void statesAtTime10MatchSpec83() {
+  void statesAtTime10MatchReference() {
     struct Case {
       const char* id;
       Vec3 x, gamma, Pi;
