@@ -23,6 +23,16 @@ inline bool acceptableRotation(const SolveFResult& f) {
   return f.converged && f.f.squaredNorm() <= 1.0;
 }
 
+// The lowest point of the body over plane j alone (0: the ground) and its gap there, m:
+// n_j.x - offset_j + min_rho n_j.(R rho).
+SupportPoint lowestOverPlane(const RigidBodyModel& model, const RigidBodyState& s, int j,
+                             double& gap) {
+  const Vec3& n = planeNormal(model, j);
+  const SupportPoint sp = lowestPoint(model.shape, s.R.transpose() * n);
+  gap = n.dot(s.x) - (j == 0 ? 0.0 : model.walls[std::size_t(j - 1)].offset) + sp.height;
+  return sp;
+}
+
 }  // namespace
 
 bool LgvciStepper::subStep(const RigidBodyState& s, double alpha, double alphaTotal,
@@ -244,20 +254,43 @@ RunStatus LgvciStepper::step(RigidBodyState& state, Report& report) const {
         --report.impactCount;
         return report.status;
       }
-      const double vn =
+      double vn =
           normalVelocity(model, e.before, chi(model, e.before.R, q.rho, qPlane), qPlane);
+      // That point is in contact at alpha when the bracket cannot be narrowed further, or when
+      // its plane's gap there is within eps_tol (the bisection's stopping rule).
       const double mid = 0.5 * (e.detail.alpha + bracket.beyondAlpha);
       const bool narrow = bracket.beyondAlpha - e.detail.alpha <= model.tolerance ||
                           !(mid > e.detail.alpha && mid < bracket.beyondAlpha);
-      if (!narrow || !(vn < 0.0)) {
+      double gapQ = 0.0;
+      lowestOverPlane(model, e.before, qPlane, gapQ);
+      const bool touching = narrow || gapQ <= model.tolerance;
+      bool found = touching && vn < 0.0;
+      // A body wedged between planes touches several at once: the plane just resolved can be the
+      // lowest at both ends of the bracket (its gap rounds to 0 as the point leaves) while another
+      // plane in contact is the one approached. Of every plane in contact at alpha, resolve the
+      // point that approaches fastest.
+      for (int j = 0; j <= int(model.walls.size()) && !model.walls.empty(); ++j) {
+        double gapJ = 0.0;
+        const SupportPoint c = lowestOverPlane(model, e.before, j, gapJ);
+        if (!c.ok || !(gapJ <= model.tolerance)) continue;
+        const double vnJ =
+            normalVelocity(model, e.before, chi(model, e.before.R, c.rho, j), j);
+        if (vnJ < (found ? vn : 0.0)) {
+          found = true;
+          vn = vnJ;
+          q = c;
+          qPlane = j;
+        }
+      }
+      if (!found) {
         const int earlier = report.impactCount - 1;
         --report.impactCount;
         report.fail(RunStatus::SolverFailed,
                     "the rest of the step penetrates the plane, but no point in contact "
                     "approaches it, so no impulse can resolve it (a contact grazing at round-off "
                     "level)",
-                    0, alphaTotal + e.detail.alpha);
-        report.failure.with("dPhi/dt", narrow ? vn : vnLowest, "m/s")
+                    planeGap(model, qPlane), alphaTotal + e.detail.alpha);
+        report.failure.with("dPhi/dt", touching ? vn : vnLowest, "m/s")
             .with("impacts earlier in the step", earlier);
         return RunStatus::SolverFailed;
       }
