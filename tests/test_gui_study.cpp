@@ -12,6 +12,8 @@
 #include "core/io/scenario_io.hpp"
 
 #include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QTabBar>
@@ -123,13 +125,30 @@ class TestGuiStudy : public QObject {
 
     // The same study from the command line: the window's CSV is its file, byte for byte.
     QCOMPARE(sw->saveStudy(file("grid.json")), QString());
-    const auto run = runCli({QStringLiteral("study"), file("grid.json"), QStringLiteral("--out"), file("grid-cli.csv"),
+    const Result run = cli({QStringLiteral("study"), file("grid.json"), QStringLiteral("--out"), file("grid-cli.csv"),
                              QStringLiteral("--quiet")});
-    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QCOMPARE(sw->exportResultsCsv(file("grid-window.csv")), QString());
     const QByteArray cliBytes = exporttest::readAll(file("grid-cli.csv"));
     QVERIFY(cliBytes.size() > 200);
     QCOMPARE(exporttest::readAll(file("grid-window.csv")), cliBytes);
+    // The same through File > Export Results CSV... and its save dialog, and the study file
+    // through Save Study...: the dialog's file gets the bytes.
+    sw->exportCsvAction()->trigger();
+    auto* csvDialog = sw->findChild<QFileDialog*>(QStringLiteral("studyCsvDialog"));
+    QVERIFY(csvDialog && csvDialog->isVisible());
+    QCOMPARE(csvDialog->acceptMode(), QFileDialog::AcceptSave);
+    csvDialog->selectFile(file("grid-dialog.csv"));
+    static_cast<QDialog*>(csvDialog)->accept();  // the Save button
+    QVERIFY(waitFor([&] { return QFileInfo::exists(file("grid-dialog.csv")); }));
+    QCOMPARE(exporttest::readAll(file("grid-dialog.csv")), cliBytes);
+    sw->saveStudyAction()->trigger();
+    auto* saveDialog = sw->findChild<QFileDialog*>(QStringLiteral("studySaveDialog"));
+    QVERIFY(saveDialog && saveDialog->isVisible());
+    saveDialog->selectFile(file("grid-dialog.json"));
+    static_cast<QDialog*>(saveDialog)->accept();
+    QVERIFY(waitFor([&] { return QFileInfo::exists(file("grid-dialog.json")); }));
+    QCOMPARE(exporttest::readAll(file("grid-dialog.json")), exporttest::readAll(file("grid.json")));
     const Csv csv = parseCsv(cliBytes);
     QCOMPARE(int(csv.rows.size()), 9);
 
@@ -241,7 +260,7 @@ class TestGuiStudy : public QObject {
     for (const auto& t : g.yTicks()) QCOMPARE(t.value, std::round(t.value));
     // Seeded draws: the command line draws the same twelve, and writes the same file.
     QCOMPARE(sw->saveStudy(file("draws.json")), QString());
-    QVERIFY(runCli({QStringLiteral("study"), file("draws.json"), QStringLiteral("--out"), file("draws-cli.csv"),
+    QVERIFY(cli({QStringLiteral("study"), file("draws.json"), QStringLiteral("--out"), file("draws-cli.csv"),
                     QStringLiteral("--quiet"), QStringLiteral("--jobs"), QStringLiteral("1")})
                 .exitCode == 0);
     QCOMPARE(sw->exportResultsCsv(file("draws-window.csv")), QString());

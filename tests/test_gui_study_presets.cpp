@@ -83,13 +83,13 @@ class TestGuiStudyPresets : public QObject {
     QVERIFY2(sw->job()->results().complete, qPrintable(sw->progressLabel()->text()));
     QCOMPARE(sw->exportResultsCsv(file("conv-window.csv")), QString());
 
-    const auto cli = runCli({QStringLiteral("convergence"), QStringLiteral("star-floor"), QStringLiteral("--at"),
+    const Result fromCli = cli({QStringLiteral("convergence"), QStringLiteral("star-floor"), QStringLiteral("--at"),
                              QStringLiteral("1.6"), QStringLiteral("--h0"), QStringLiteral("0.05"), QStringLiteral("--levels"),
                              QStringLiteral("6"), QStringLiteral("--out"), file("conv-cli.csv"), QStringLiteral("--quiet")});
-    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+    QVERIFY2(fromCli.exitCode == 0, qPrintable(fromCli.err));
     const QByteArray cliCsv = exporttest::readAll(file("conv-cli.csv"));
     QCOMPARE(exporttest::readAll(file("conv-window.csv")), cliCsv);
-    QCOMPARE(sw->reportView()->toPlainText(), QString::fromUtf8(cli.out));
+    QCOMPARE(sw->reportView()->toPlainText(), fromCli.out);
 
     // Log-log error against h, the six levels (not the reference), slope = the fitted order; the
     // star's flight is exact, so error/|2 alpha - 1| too, whose slope is the corrected order.
@@ -104,12 +104,12 @@ class TestGuiStudyPresets : public QObject {
       QCOMPARE(p.y, std::log10(csv.rows[p.row][csv.column("error")].toDouble()));
       QVERIFY(csv.rows[p.row][0] != QStringLiteral("reference"));
     }
-    const double printed = numberAfter(QString::fromUtf8(cli.out), QStringLiteral("against log h):"));
+    const double printed = numberAfter(fromCli.out, QStringLiteral("against log h):"));
     QVERIFY(std::isfinite(printed));
     QVERIFY2(std::fabs(f.series[0].slope - printed) <= 5e-4,
              qPrintable(QStringLiteral("%1 vs %2").arg(f.series[0].slope).arg(printed)));
     QVERIFY(f.subtitle.contains(QStringLiteral("fitted order %1").arg(printed, 0, 'f', 3)));
-    const double corrected = numberAfter(QString::fromUtf8(cli.out), QStringLiteral("slope of error/|2 alpha - 1| is"));
+    const double corrected = numberAfter(fromCli.out, QStringLiteral("slope of error/|2 alpha - 1| is"));
     QVERIFY(std::fabs(corrected - 2.0) < 0.2);
     QVERIFY2(std::fabs(f.series[1].slope - corrected) <= 5e-4,
              qPrintable(QStringLiteral("%1 vs %2").arg(f.series[1].slope).arg(corrected)));
@@ -139,11 +139,11 @@ class TestGuiStudyPresets : public QObject {
     QVERIFY(runToEnd(*sw));
     QVERIFY2(sw->job()->results().complete, qPrintable(sw->progressLabel()->text()));
     QCOMPARE(sw->exportResultsCsv(file("sens-window.csv")), QString());
-    const auto cli = runCli({QStringLiteral("sensitivity"), QStringLiteral("cube-plane"), QStringLiteral("--out"),
+    const Result fromCli = cli({QStringLiteral("sensitivity"), QStringLiteral("cube-plane"), QStringLiteral("--out"),
                              file("sens-cli.csv"), QStringLiteral("--quiet")});
-    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+    QVERIFY2(fromCli.exitCode == 0, qPrintable(fromCli.err));
     QCOMPARE(exporttest::readAll(file("sens-window.csv")), exporttest::readAll(file("sens-cli.csv")));
-    QCOMPARE(sw->reportView()->toPlainText(), QString::fromUtf8(cli.out));
+    QCOMPARE(sw->reportView()->toPlainText(), fromCli.out);
 
     // The position run's distances after collisions 1..12: the experiment's twelve numbers.
     const StudyFigure& f = sw->plot()->figure();
@@ -181,10 +181,10 @@ class TestGuiStudyPresets : public QObject {
     QVERIFY(runToEnd(*sw));
     QVERIFY2(sw->job()->results().complete, qPrintable(sw->progressLabel()->text()));
     QCOMPARE(sw->exportResultsCsv(file("cmp-window.csv")), QString());
-    const auto cli = runCli({QStringLiteral("compare"), QStringLiteral("star-floor"), QStringLiteral("--h"),
+    const Result fromCli = cli({QStringLiteral("compare"), QStringLiteral("star-floor"), QStringLiteral("--h"),
                              QStringLiteral("0.01,0.005"), QStringLiteral("--t-end"), QStringLiteral("5"),
                              QStringLiteral("--out"), file("cmp-cli.csv"), QStringLiteral("--quiet")});
-    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+    QVERIFY2(fromCli.exitCode == 0, qPrintable(fromCli.err));
     const QStringList timings{QStringLiteral("wall_seconds"), QStringLiteral("us_per_step")};
     const Csv window = without(parseCsv(exporttest::readAll(file("cmp-window.csv"))), timings);
     const Csv command = without(parseCsv(exporttest::readAll(file("cmp-cli.csv"))), timings);

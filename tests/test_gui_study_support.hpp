@@ -21,7 +21,6 @@
 
 namespace studytest {
 
-using exporttest::runCli;
 using guitest::waitFor;
 using ricochet::app::MainWindow;
 using ricochet::app::StudyAxisRow;
