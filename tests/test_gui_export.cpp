@@ -3,7 +3,7 @@
 // files' contents (contract header, row count, the last row is the live run's current state);
 // cancel leaves no file; a failed run is exported up to its failure, as the CLI does.
 //
-// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build-export2/bin/test_gui_export
+// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build/bin/test_gui_export
 
 #include "test_gui_export_support.hpp"
 

@@ -3,7 +3,7 @@
 // while nothing changes (run, editors, title, recent list), drag and drop, the recent files, the
 // embedded paper presets, and --scenario's file.
 //
-// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build-export2/bin/test_gui_export_files
+// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build/bin/test_gui_export_files
 
 #include "test_gui_export_support.hpp"
 

@@ -4,7 +4,7 @@
 // polylines/paths and the axis titles and series names as text; a single chart; an unwritable
 // target gives one message naming the path and leaves no file.
 //
-// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build-export2/bin/test_gui_export_plots
+// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build/bin/test_gui_export_plots
 
 #include "test_gui_export_support.hpp"
 

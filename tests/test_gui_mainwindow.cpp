@@ -5,7 +5,7 @@
 // expected; the GUI event loop keeps answering while the worker runs flat out; settings persist;
 // bin/ricochet itself, launched with its options (launch* tests).
 //
-// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build-app/bin/test_gui_mainwindow
+// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build/bin/test_gui_mainwindow
 
 #include "test_gui_support.hpp"
 

@@ -2,7 +2,7 @@
 // into the build tree (<build>/screenshots/<id>.png, and the 3-D view and plots alone), with the
 // 3-D view checked to be non-blank (grey-level variance) and the plots checked to hold data.
 //
-// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build-app/bin/test_gui_screenshots
+// Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build/bin/test_gui_screenshots
 
 #include "test_gui_support.hpp"
 
