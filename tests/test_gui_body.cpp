@@ -297,12 +297,29 @@ class TestGuiBody : public QObject {
     QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.1));
     QCOMPARE(w->lastSnapshot()->generation, generation);
     QCOMPARE(w->currentRun()->scenario.body->body.size.x(), 2.0 * std::sqrt(3.0));
-    // A positive size runs: an edge of 1 along x gives J = m (b^2 + c^2)/12 ... = (2, 13/12, 13/12).
+    // The user corrects it: an edge of 1 along x runs, J = m (b^2 + c^2)/12 ... = (2, 13/12, 13/12).
     typeInto(body->sizeField(0), QStringLiteral("1"));
     QVERIFY(waitFor([&] { return w->currentRun()->generation != generation && body->figures(); }));
     QVERIFY(!body->sizeField(0)->hasError());
     QVERIFY(!body->hasError());
     checkShown(body, 1.0, Vec3::Zero(), Vec3(13.0 / 12.0, 13.0 / 12.0, 2.0));
+
+    // A box 30 m tall around a centre 10 m up cuts the ground: refused with the gap's message.
+    const std::uint64_t running = w->currentRun()->generation;
+    ricochet::Scenario tall = w->currentRun()->scenario;
+    auto tallBody = std::make_shared<ricochet::BodyScenario>(*tall.body);
+    tallBody->body.size.z() = 30.0;
+    tall.body = tallBody;
+    const QString gapError = QString::fromStdString(ricochet::se3::makeRigidBodySetup(tall).error);
+    QVERIFY2(gapError.contains(QStringLiteral("'plane'")) && gapError.contains(QStringLiteral("<= 0")),
+             qPrintable(gapError));
+    typeInto(body->sizeField(2), QStringLiteral("30"));
+    QVERIFY(waitFor([&] { return body->sizeField(2)->hasError(); }));
+    QCOMPARE(body->sizeField(2)->error(), gapError);
+    QVERIFY(w->editor()->messageFor(body->sizeField(2)).startsWith(gapError));
+    QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.1));
+    QCOMPARE(w->lastSnapshot()->generation, running);
+    QCOMPARE(w->currentRun()->scenario.body->body.size.z(), 2.0 * std::sqrt(3.0));
   }
 
   // Mass from a density: the switch keeps the mass (to six digits), then 2700 kg/m^3 gives

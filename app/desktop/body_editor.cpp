@@ -70,6 +70,17 @@ bool ownEpsilon(const BodyNode& n) {
          n.shape != BodyNode::Shape::Union;
 }
 
+// The parameter `epsilon` of `scenario` (0 when its system has none).
+double parameterEpsilon(const Scenario& scenario) {
+  const SystemDescription* system = findSystem(scenario.system);
+  if (!system) return 0.0;
+  const std::vector<ParameterSpec>& specs = system->info().parameters;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].name == "epsilon") return scenario.parameters[i];
+  }
+  return 0.0;
+}
+
 QString summaryOf(const BodyNode& n) {
   switch (n.shape) {
     case BodyNode::Shape::Mesh: {
@@ -190,14 +201,7 @@ void BodyEditor::setScenario(const Scenario& scenario) {
     f->setError(QString());
   }
   setMessage(nullptr, QString());
-  const SystemDescription* system = findSystem(scenario.system);
-  parameterEpsilon_ = 0.0;
-  if (system) {
-    const auto& specs = system->info().parameters;
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      if (specs[i].name == "epsilon") parameterEpsilon_ = scenario.parameters[i];
-    }
-  }
+  parameterEpsilon_ = parameterEpsilon(scenario);
   showBody(*applied_, parameterEpsilon_);
 }
 
@@ -208,21 +212,9 @@ void BodyEditor::accepted(const Scenario& scenario, QWidget* source) {
     return;
   }
   // Another field's edit: keep a refused value's text so the user can correct it.
-  const QWidget* keep = errorSource_;
-  const QString text = message_->text();
   applied_ = desired_ = scenario.body;
-  const SystemDescription* system = findSystem(scenario.system);
-  if (system) {
-    const auto& specs = system->info().parameters;
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      if (specs[i].name == "epsilon") parameterEpsilon_ = scenario.parameters[i];
-    }
-  }
+  parameterEpsilon_ = parameterEpsilon(scenario);
   showBody(*applied_, parameterEpsilon_);
-  if (keep) {
-    errorSource_ = const_cast<QWidget*>(keep);
-    message_->setText(text);
-  }
 }
 
 void BodyEditor::refused(QWidget* source, const QString& reason) {
