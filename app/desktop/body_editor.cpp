@@ -195,7 +195,14 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
 }
 
 void BodyEditor::setScenario(const Scenario& scenario) {
-  if (!scenario.body) return;
+  if (!scenario.body) {
+    // Another system: nothing to edit, and a mesh still being read is dropped when it arrives.
+    applied_ = desired_ = nullptr;
+    ++readTicket_;
+    setMessage(nullptr, QString());
+    showFigures(std::nullopt);
+    return;
+  }
   applied_ = desired_ = scenario.body;
   for (NumberField* f : {sizeFields_[0], sizeFields_[1], sizeFields_[2], epsilonField_, densityField_}) {
     f->setError(QString());
@@ -207,11 +214,11 @@ void BodyEditor::setScenario(const Scenario& scenario) {
 
 void BodyEditor::accepted(const Scenario& scenario, QWidget* source) {
   if (!scenario.body) return;
-  if (owns(source) || source == nullptr) {
+  if (owns(source)) {
     setScenario(scenario);  // clears the marks: the body that runs is the one asked for
     return;
   }
-  // Another field's edit: keep a refused value's text so the user can correct it.
+  // Another field's edit or a reset: keep a refused value's text so the user can correct it.
   applied_ = desired_ = scenario.body;
   parameterEpsilon_ = parameterEpsilon(scenario);
   showBody(*applied_, parameterEpsilon_);
@@ -425,8 +432,7 @@ void BodyEditor::importMesh(const QString& path) {
   connect(watcher, &QFutureWatcher<MeshRead>::finished, this, [this, watcher] {
     const MeshRead read = watcher->result();
     watcher->deleteLater();
-    --pendingReads_;
-    if (read.ticket == readTicket_) importButton_->setText(tr("Import Mesh..."));
+    if (--pendingReads_ == 0) importButton_->setText(tr("Import Mesh..."));
     onMeshRead(read);
   });
   // Up to 64 MiB of STL: read off the GUI thread (the hull is the worker's, when it starts).

@@ -42,7 +42,8 @@ class BodyEditor : public QGroupBox {
  public:
   explicit BodyEditor(QWidget* parent = nullptr);
 
-  /// Shows the body of `scenario` (which has one) as the running one.
+  /// Shows the body of `scenario` as the running one (a scenario without a body empties the
+  /// section, and a mesh read still in flight is then dropped).
   void setScenario(const Scenario& scenario);
   /// The worker accepted a request: `scenario` runs. A `source` of this section is cleared.
   void accepted(const Scenario& scenario, QWidget* source);

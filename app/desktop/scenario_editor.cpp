@@ -252,7 +252,7 @@ void ScenarioEditor::setScenario(const Scenario& scenario) {
   if (formsFor_ != scenario.system) rebuildForms(system->info());
   showValues(scenario);
   bodyEditor_->setVisible(system->info().defaultBody != nullptr && scenario.body != nullptr);
-  if (scenario.body) bodyEditor_->setScenario(scenario);
+  bodyEditor_->setScenario(scenario);
   showMassSource();
 }
 
