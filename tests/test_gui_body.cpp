@@ -3,7 +3,8 @@
 // computed mass, centre of mass and principal inertia against closed forms, bad meshes and a
 // negative size refused with the CLI's message while the previous run goes on, the density
 // switch, a primitive replacing a mesh, undo, and a saved mesh scenario that opens again.
-// It also writes <build>/screenshots/body-section.png (the window at its default size).
+// It also writes <build>/screenshots/body-section.png (the window at its default size) and
+// body-section-refused.png (the section showing a failed read).
 //
 // Run by hand: xvfb-run -a -s "-screen 0 1280x1024x24" build/bin/test_gui_body
 
@@ -252,6 +253,8 @@ class TestGuiBody : public QObject {
     QVERIFY2(w->editor()->messageFor(body->importButton()).contains(readError),
              qPrintable(w->editor()->messageFor(body->importButton())));
     QVERIFY(body->findChild<QLabel*>(QStringLiteral("bodyMessage"))->isVisible());
+    QDir().mkpath(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots"));
+    QVERIFY(body->grab().toImage().save(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/body-section-refused.png")));
     QCOMPARE(w->currentRun()->generation, generation);
     QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.1));
     QCOMPARE(w->lastSnapshot()->generation, generation);
