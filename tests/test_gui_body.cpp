@@ -79,10 +79,12 @@ void writeAsciiStl(const QString& path, const std::vector<Vec3>& points,
 void writeBox(const QString& path) {
   std::vector<Vec3> p;
   for (int i = 0; i < 8; ++i) {
-    p.emplace_back(0.5 + (i & 1 ? 1.0 : 0.0), 0.25 + (i & 2 ? 2.0 : 0.0), 1.0 + (i & 4 ? 3.0 : 0.0));
+    p.emplace_back(0.5 + (i & 1 ? 1.0 : 0.0), 0.25 + (i & 2 ? 2.0 : 0.0),
+                   1.0 + (i & 4 ? 3.0 : 0.0));
   }
-  const std::vector<Triangle> t = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
-                                   {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+  const std::vector<Triangle> t = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6},
+                                   {0, 1, 4}, {1, 5, 4}, {2, 6, 3}, {3, 6, 7},
+                                   {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
   writeAsciiStl(path, p, t);
 }
 
@@ -94,20 +96,24 @@ const Vec3 kTetraOffset(2.0, -1.0, 0.5);
 constexpr double kTetraEdge = 3.0;
 void writeTetrahedron(const QString& path) {
   const double L = kTetraEdge;
-  const std::vector<Vec3> p = {kTetraOffset, kTetraOffset + L * Vec3::UnitX(), kTetraOffset + L * Vec3::UnitY(),
-                               kTetraOffset + L * Vec3::UnitZ()};
+  const std::vector<Vec3> p = {kTetraOffset, kTetraOffset + L * Vec3::UnitX(),
+                               kTetraOffset + L * Vec3::UnitY(), kTetraOffset + L * Vec3::UnitZ()};
   writeAsciiStl(path, p, {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}});
 }
 
 // The numbers in `text`, in order ("(1, 1.25, 2.5) m" -> 1, 1.25, 2.5).
 std::vector<double> numbersIn(const QString& text) {
-  static const QRegularExpression re(QStringLiteral("[-+]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?"));
+  static const QRegularExpression re(
+      QStringLiteral("[-+]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?"));
   std::vector<double> out;
-  for (auto it = re.globalMatch(text); it.hasNext();) out.push_back(it.next().captured(0).toDouble());
+  for (auto it = re.globalMatch(text); it.hasNext();)
+    out.push_back(it.next().captured(0).toDouble());
   return out;
 }
 
-bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max(std::abs(b), 1e-300); }
+bool near(double a, double b, double rel) {
+  return std::abs(a - b) <= rel * std::max(std::abs(b), 1e-300);
+}
 
 // The figures the section shows: full precision from the tooltips, six digits from the text.
 // Each must match `expected` (mass, then centre, then principal moments).
@@ -121,21 +127,31 @@ void checkShown(BodyEditor* body, double mass, const Vec3& centre, const Vec3& m
   const std::vector<double> m = full("mass"), c = full("centre"), I = full("inertia");
   QVERIFY2(m.size() >= 1 && c.size() >= 3 && I.size() >= 3,
            qPrintable(body->figureLabel(QStringLiteral("mass"))->toolTip()));
-  QVERIFY2(near(m[0], mass, 1e-9), qPrintable(QStringLiteral("mass %1, expected %2").arg(m[0], 0, 'g', 17).arg(mass, 0, 'g', 17)));
+  QVERIFY2(near(m[0], mass, 1e-9),
+           qPrintable(
+               QStringLiteral("mass %1, expected %2").arg(m[0], 0, 'g', 17).arg(mass, 0, 'g', 17)));
   for (int k = 0; k < 3; ++k) {
     // A zero coordinate of the centre comes out as round-off of the sizes.
     QVERIFY2(std::abs(c[std::size_t(k)] - centre[k]) <= 1e-9 * std::max(1.0, centre.norm()),
-             qPrintable(QStringLiteral("centre[%1] = %2, expected %3").arg(k).arg(c[std::size_t(k)], 0, 'g', 17).arg(centre[k])));
+             qPrintable(QStringLiteral("centre[%1] = %2, expected %3")
+                            .arg(k)
+                            .arg(c[std::size_t(k)], 0, 'g', 17)
+                            .arg(centre[k])));
     QVERIFY2(near(I[std::size_t(k)], moments[k], 1e-9),
-             qPrintable(QStringLiteral("I[%1] = %2, expected %3").arg(k).arg(I[std::size_t(k)], 0, 'g', 17).arg(moments[k], 0, 'g', 17)));
+             qPrintable(QStringLiteral("I[%1] = %2, expected %3")
+                            .arg(k)
+                            .arg(I[std::size_t(k)], 0, 'g', 17)
+                            .arg(moments[k], 0, 'g', 17)));
   }
   // The text: six significant digits, with units.
   QVERIFY(body->figureLabel(QStringLiteral("mass"))->text().endsWith(QStringLiteral(" kg")));
   QVERIFY(body->figureLabel(QStringLiteral("centre"))->text().endsWith(QStringLiteral(") m")));
-  QVERIFY(body->figureLabel(QStringLiteral("inertia"))->text().endsWith(QStringLiteral("kg m\u00b2")));
+  QVERIFY(
+      body->figureLabel(QStringLiteral("inertia"))->text().endsWith(QStringLiteral("kg m\u00b2")));
   QVERIFY(near(shown("mass")[0], mass, 5e-6));
   for (int k = 0; k < 3; ++k) {
-    QVERIFY(std::abs(shown("centre")[std::size_t(k)] - centre[k]) <= 5e-6 * std::max(1.0, centre.norm()));
+    QVERIFY(std::abs(shown("centre")[std::size_t(k)] - centre[k]) <=
+            5e-6 * std::max(1.0, centre.norm()));
     QVERIFY(near(shown("inertia")[std::size_t(k)], moments[k], 5e-6));
   }
 }
@@ -182,7 +198,8 @@ class TestGuiBody : public QObject {
     QVERIFY(waitFor([&] {
       for (QWidget* top : QApplication::topLevelWidgets()) {
         auto* d = qobject_cast<QFileDialog*>(top);
-        if (d && d->isVisible() && d->objectName() == QStringLiteral("importMeshDialog")) dialog = d;
+        if (d && d->isVisible() && d->objectName() == QStringLiteral("importMeshDialog"))
+          dialog = d;
       }
       return dialog != nullptr;
     }));
@@ -200,7 +217,8 @@ class TestGuiBody : public QObject {
     QCOMPARE(body->shapeCombo()->currentText(), QStringLiteral("Mesh"));
     QVERIFY2(body->summaryLabel()->text().contains(QStringLiteral("box.stl")),
              qPrintable(body->summaryLabel()->text()));
-    QVERIFY(body->figureLabel(QStringLiteral("hull"))->text().startsWith(QStringLiteral("8 vertices")));
+    QVERIFY(
+        body->figureLabel(QStringLiteral("hull"))->text().startsWith(QStringLiteral("8 vertices")));
     QVERIFY(!body->sizeField(0)->isVisible());
     QVERIFY(!body->hasError());
 
@@ -212,7 +230,8 @@ class TestGuiBody : public QObject {
     QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.5));
     QTest::qWait(100);
     QDir().mkpath(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots"));
-    QVERIFY(w->grab().toImage().save(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/body-section.png")));
+    QVERIFY(w->grab().toImage().save(
+        QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/body-section.png")));
   }
 
   // A mesh dropped onto the section becomes the body; so does one dropped onto the window.
@@ -223,8 +242,10 @@ class TestGuiBody : public QObject {
     QVERIFY(drop(body, dir_.filePath(QStringLiteral("tetra.stl"))));
     QVERIFY(waitForMeshRun(*w, QStringLiteral("tetra.stl")));
     const double L2 = kTetraEdge * kTetraEdge;
-    checkShown(body, 1.0, kTetraOffset + Vec3::Constant(kTetraEdge / 4.0), Vec3(L2 / 16.0, L2 / 16.0, L2 / 10.0));
-    QVERIFY(body->figureLabel(QStringLiteral("hull"))->text().startsWith(QStringLiteral("4 vertices")));
+    checkShown(body, 1.0, kTetraOffset + Vec3::Constant(kTetraEdge / 4.0),
+               Vec3(L2 / 16.0, L2 / 16.0, L2 / 10.0));
+    QVERIFY(
+        body->figureLabel(QStringLiteral("hull"))->text().startsWith(QStringLiteral("4 vertices")));
     // Onto the main window (its drop handling sends meshes to the section).
     QVERIFY(drop(w.get(), dir_.filePath(QStringLiteral("box.stl"))));
     QVERIFY(waitForMeshRun(*w, QStringLiteral("box.stl")));
@@ -241,10 +262,12 @@ class TestGuiBody : public QObject {
     QVERIFY(w);
     BodyEditor* body = w->editor()->bodyEditor();
     const QString nan = dir_.filePath(QStringLiteral("nan.ply"));
-    writeText(nan, "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
-                   "property float z\nend_header\n0 0 0\n1 0 0\n0 1 0\nnan 0 1\n");
+    writeText(nan,
+              "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+              "property float z\nend_header\n0 0 0\n1 0 0\n0 1 0\nnan 0 1\n");
     BodyNode unused;
-    const QString readError = QString::fromStdString(ricochet::io::meshBody(QFile::encodeName(nan).toStdString(), unused));
+    const QString readError = QString::fromStdString(
+        ricochet::io::meshBody(QFile::encodeName(nan).toStdString(), unused));
     QVERIFY(readError.contains(QStringLiteral("non-finite")));
     const std::uint64_t generation = w->currentRun()->generation;
     const auto scenarioBefore = w->currentRun()->scenario;
@@ -254,7 +277,8 @@ class TestGuiBody : public QObject {
              qPrintable(w->editor()->messageFor(body->importButton())));
     QVERIFY(body->findChild<QLabel*>(QStringLiteral("bodyMessage"))->isVisible());
     QDir().mkpath(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots"));
-    QVERIFY(body->grab().toImage().save(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/body-section-refused.png")));
+    QVERIFY(body->grab().toImage().save(
+        QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/body-section-refused.png")));
     QCOMPARE(w->currentRun()->generation, generation);
     QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.1));
     QCOMPARE(w->lastSnapshot()->generation, generation);
@@ -267,11 +291,14 @@ class TestGuiBody : public QObject {
     auto candidate = std::make_shared<ricochet::BodyScenario>(*expected.body);
     QVERIFY(ricochet::io::meshBody(QFile::encodeName(tri).toStdString(), candidate->body).empty());
     expected.body = candidate;
-    const QString bodyError = QString::fromStdString(ricochet::se3::makeRigidBodySetup(expected).error);
+    const QString bodyError =
+        QString::fromStdString(ricochet::se3::makeRigidBodySetup(expected).error);
     QVERIFY2(bodyError.contains(QStringLiteral("a solid needs four")), qPrintable(bodyError));
     QVERIFY(drop(body, tri));
-    QVERIFY(waitFor([&] { return body->pendingReads() == 0 && body->hasError() &&
-                                 w->editor()->messageFor(body->importButton()).contains(bodyError); }));
+    QVERIFY(waitFor([&] {
+      return body->pendingReads() == 0 && body->hasError() &&
+             w->editor()->messageFor(body->importButton()).contains(bodyError);
+    }));
     QCOMPARE(w->currentRun()->generation, generation);
     QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.1));
     QCOMPARE(w->lastSnapshot()->generation, generation);
@@ -300,7 +327,8 @@ class TestGuiBody : public QObject {
     QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.1));
     QCOMPARE(w->lastSnapshot()->generation, generation);
     QCOMPARE(w->currentRun()->scenario.body->body.size.x(), 2.0 * std::sqrt(3.0));
-    // The user corrects it: an edge of 1 along x runs, J = m (b^2 + c^2)/12 ... = (2, 13/12, 13/12).
+    // The user corrects it: an edge of 1 along x runs, J = m (b^2 + c^2)/12 ... = (2, 13/12,
+    // 13/12).
     typeInto(body->sizeField(0), QStringLiteral("1"));
     QVERIFY(waitFor([&] { return w->currentRun()->generation != generation && body->figures(); }));
     QVERIFY(!body->sizeField(0)->hasError());
@@ -314,8 +342,9 @@ class TestGuiBody : public QObject {
     tallBody->body.size.z() = 30.0;
     tall.body = tallBody;
     const QString gapError = QString::fromStdString(ricochet::se3::makeRigidBodySetup(tall).error);
-    QVERIFY2(gapError.contains(QStringLiteral("'plane'")) && gapError.contains(QStringLiteral("<= 0")),
-             qPrintable(gapError));
+    QVERIFY2(
+        gapError.contains(QStringLiteral("'plane'")) && gapError.contains(QStringLiteral("<= 0")),
+        qPrintable(gapError));
     typeInto(body->sizeField(2), QStringLiteral("30"));
     QVERIFY(waitFor([&] { return body->sizeField(2)->hasError(); }));
     QCOMPARE(body->sizeField(2)->error(), gapError);
@@ -435,21 +464,25 @@ class TestGuiBody : public QObject {
   static std::unique_ptr<MainWindow> openRigidBody() {
     auto w = openWindow(freshOptions(QStringLiteral("rigid-body")));
     const bool shown = waitFor([&] {
-      return w->currentRun() && w->lastSnapshot() && w->editor()->bodyEditor()->figures().has_value();
+      return w->currentRun() && w->lastSnapshot() &&
+             w->editor()->bodyEditor()->figures().has_value();
     });
     return shown ? std::move(w) : nullptr;
   }
 
   // Waits for a run whose body is the mesh `name` (a file of dir_), with its figures shown.
   static bool waitForMeshRun(const MainWindow& w, const QString& name, int ms = 20000) {
-    const bool ran = waitFor([&] {
-      const auto run = w.currentRun();
-      if (!run || !run->scenario.body || !run->body || !w.lastSnapshot()) return false;
-      const BodyNode& n = run->scenario.body->body;
-      return n.shape == BodyNode::Shape::Mesh && QFileInfo(QString::fromStdString(n.file)).fileName() == name &&
-             w.editor()->bodyEditor()->figures().has_value() &&
-             w.editor()->bodyEditor()->figures()->mass == run->body->mass;
-    }, ms);
+    const bool ran = waitFor(
+        [&] {
+          const auto run = w.currentRun();
+          if (!run || !run->scenario.body || !run->body || !w.lastSnapshot()) return false;
+          const BodyNode& n = run->scenario.body->body;
+          return n.shape == BodyNode::Shape::Mesh &&
+                 QFileInfo(QString::fromStdString(n.file)).fileName() == name &&
+                 w.editor()->bodyEditor()->figures().has_value() &&
+                 w.editor()->bodyEditor()->figures()->mass == run->body->mass;
+        },
+        ms);
     const BodyEditor* body = w.editor()->bodyEditor();
     if (!ran && body->hasError()) {
       qWarning("%s", qPrintable(body->findChild<QLabel*>(QStringLiteral("bodyMessage"))->text()));
@@ -473,6 +506,8 @@ class TestGuiBody : public QObject {
   QTemporaryDir dir_;
 };
 
-int main(int argc, char** argv) { return guitest::runSuite<TestGuiBody>(argc, argv, "test_gui_body"); }
+int main(int argc, char** argv) {
+  return guitest::runSuite<TestGuiBody>(argc, argv, "test_gui_body");
+}
 
 #include "test_gui_body.moc"

@@ -37,19 +37,27 @@ namespace {
 constexpr const char* kMeshDirKey = "body/meshDirectory";
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 // Sizes, epsilon and density are range-checked by the worker (se3::buildBody, the parameter
 // `epsilon`'s spec), so the refusal reads exactly as ricochet-cli's; the field itself only
 // refuses what is not a finite number.
 ParameterSpec sizeSpec(const char* axis) {
-  return {axis, "m", 1.0, -kInf, kInf, false, false,
-          "Ellipsoid: semi-axis along the body's own axis; box: edge length. Must be > 0."};
+  return {axis,  "m",
+          1.0,   -kInf,
+          kInf,  false,
+          false, "Ellipsoid: semi-axis along the body's own axis; box: edge length. Must be > 0."};
 }
 
 // Six significant digits, as the section shows every computed number.
-QString six(double v) { return QString::number(v, 'g', 6); }
-QString full(double v) { return qs(formatNumber(v)); }
+QString six(double v) {
+  return QString::number(v, 'g', 6);
+}
+QString full(double v) {
+  return qs(formatNumber(v));
+}
 
 QLabel* figure(const char* name) {
   auto* l = new QLabel(QStringLiteral("\u2014"));
@@ -110,8 +118,9 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
   shapeCombo_->setObjectName(QStringLiteral("bodyShapeCombo"));
   shapeCombo_->addItem(tr("Ellipsoid"), QStringLiteral("ellipsoid"));
   shapeCombo_->addItem(tr("Box"), QStringLiteral("box"));
-  shapeCombo_->setToolTip(tr("The body's shape. A mesh, polyhedron or union read from a scenario "
-                             "file is kept until a primitive replaces it."));
+  shapeCombo_->setToolTip(
+      tr("The body's shape. A mesh, polyhedron or union read from a scenario "
+         "file is kept until a primitive replaces it."));
   form->addRow(tr("shape"), shapeCombo_);
   connect(shapeCombo_, &QComboBox::activated, this, &BodyEditor::onShapeChosen);
 
@@ -147,8 +156,9 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
   massCombo_->setObjectName(QStringLiteral("bodyMassCombo"));
   massCombo_->addItem(tr("parameter m"), QStringLiteral("mass"));
   massCombo_->addItem(tr("density"), QStringLiteral("density"));
-  massCombo_->setToolTip(tr("The mass is the parameter m (in Parameters), or a density times the "
-                            "body's volume"));
+  massCombo_->setToolTip(
+      tr("The mass is the parameter m (in Parameters), or a density times the "
+         "body's volume"));
   form->addRow(tr("mass from"), massCombo_);
   connect(massCombo_, &QComboBox::activated, this, &BodyEditor::onMassSourceChosen);
 
@@ -164,8 +174,9 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
 
   importButton_ = new QPushButton(tr("Import Mesh..."));
   importButton_->setObjectName(QStringLiteral("importMeshButton"));
-  importButton_->setToolTip(tr("Make the body the rounded convex hull of an STL, OBJ or PLY file "
-                               "(an OBJ's groups become a union of hulls); or drop the file here"));
+  importButton_->setToolTip(
+      tr("Make the body the rounded convex hull of an STL, OBJ or PLY file "
+         "(an OBJ's groups become a union of hulls); or drop the file here"));
   form->addRow(importButton_);
   connect(importButton_, &QPushButton::clicked, this, &BodyEditor::importDialog);
 
@@ -180,7 +191,8 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
   form->addRow(message_);
 
   auto* computed = new QLabel(tr("<b>As it runs</b>"));
-  computed->setToolTip(tr("Computed from the geometry for uniform density, for the body that runs"));
+  computed->setToolTip(
+      tr("Computed from the geometry for uniform density, for the body that runs"));
   form->addRow(computed);
   mass_ = figure("mass");
   centre_ = figure("centre");
@@ -190,8 +202,9 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
   form->addRow(tr("centre of mass"), centre_);
   form->addRow(tr("principal inertia"), inertia_);
   form->addRow(tr("hull"), hull_);
-  centre_->setToolTip(tr("Where the centre of mass was in the frame the body is described in; "
-                         "the body is re-centred on it"));
+  centre_->setToolTip(
+      tr("Where the centre of mass was in the frame the body is described in; "
+         "the body is re-centred on it"));
 }
 
 void BodyEditor::setScenario(const Scenario& scenario) {
@@ -204,7 +217,8 @@ void BodyEditor::setScenario(const Scenario& scenario) {
     return;
   }
   applied_ = desired_ = scenario.body;
-  for (NumberField* f : {sizeFields_[0], sizeFields_[1], sizeFields_[2], epsilonField_, densityField_}) {
+  for (NumberField* f :
+       {sizeFields_[0], sizeFields_[1], sizeFields_[2], epsilonField_, densityField_}) {
     f->setError(QString());
   }
   setMessage(nullptr, QString());
@@ -280,7 +294,9 @@ QString BodyEditor::messageFor(const QWidget* widget) const {
   return widget && widget == errorSource_ && !message_->isHidden() ? message_->text() : QString();
 }
 
-bool BodyEditor::hasError() const { return errorSource_ != nullptr && !message_->isHidden(); }
+bool BodyEditor::hasError() const {
+  return errorSource_ != nullptr && !message_->isHidden();
+}
 
 void BodyEditor::showBody(const BodyScenario& body, double parameterEpsilon) {
   updating_ = true;
@@ -393,7 +409,8 @@ void BodyEditor::onMassSourceChosen(int index) {
     // Start from the density that keeps the running mass (six digits), so the switch alone
     // hardly changes the motion; without figures, water's.
     double rho = 1000.0;
-    if (figures_ && figures_->volume > 0.0) rho = QString::number(figures_->mass / figures_->volume, 'g', 6).toDouble();
+    if (figures_ && figures_->volume > 0.0)
+      rho = QString::number(figures_->mass / figures_->volume, 'g', 6).toDouble();
     candidate.density = rho;
   } else {
     candidate.density.reset();
@@ -409,9 +426,10 @@ void BodyEditor::onDensityCommitted(double value) {
 }
 
 void BodyEditor::importDialog() {
-  auto* dialog = new QFileDialog(window(), tr("Import Mesh"),
-                                 QSettings().value(QLatin1String(kMeshDirKey), QDir::homePath()).toString(),
-                                 tr("Meshes (*.stl *.obj *.ply)"));
+  auto* dialog =
+      new QFileDialog(window(), tr("Import Mesh"),
+                      QSettings().value(QLatin1String(kMeshDirKey), QDir::homePath()).toString(),
+                      tr("Meshes (*.stl *.obj *.ply)"));
   dialog->setObjectName(QStringLiteral("importMeshDialog"));
   dialog->setAcceptMode(QFileDialog::AcceptOpen);
   dialog->setFileMode(QFileDialog::ExistingFile);

@@ -110,7 +110,7 @@ class BodyEditor : public QGroupBox {
   std::shared_ptr<const BodyScenario> desired_;  // applied_ plus the edits not yet answered
   double parameterEpsilon_ = 0.0;                // the running parameter `epsilon`, m
   std::optional<BodyFigures> figures_;
-  int readTicket_ = 0;    // the newest mesh read: older ones that finish later are dropped
+  int readTicket_ = 0;  // the newest mesh read: older ones that finish later are dropped
   int pendingReads_ = 0;
   bool updating_ = false;
   QWidget* errorSource_ = nullptr;  // the widget whose refusal the message shows
