@@ -93,6 +93,7 @@ struct MainWindow::Scene {
   std::unique_ptr<render::SceneView> view;
   std::string system;                // system of the scene on screen
   std::vector<double> parameters;    // parameters the scene was built from
+  std::shared_ptr<const BodyScenario> body;  // the body it was built from (rigid-body)
   // The user's camera across a geometry rebuild: SceneView frames its new scene on the first
   // poses, so the camera is put back right after the first snapshot of the new run.
   vtkSmartPointer<vtkCamera> keptCamera;
@@ -417,7 +418,7 @@ void MainWindow::onStarted(RunInfoPtr info) {
   if (!sameSystem) {
     scene_->keptCamera = nullptr;
     scene_->view->setScene(info->scene);  // a new system: its default camera
-  } else if (scene_->parameters != s.parameters) {
+  } else if (scene_->parameters != s.parameters || !sameBody(scene_->body, s.body)) {
     // Same system, new geometry: rebuild the actors but keep the user's camera.
     if (!scene_->keptCamera) {
       scene_->keptCamera = vtkSmartPointer<vtkCamera>::New();
@@ -431,6 +432,7 @@ void MainWindow::onStarted(RunInfoPtr info) {
   scene_->view->setTrailVisible(trailAction_->isChecked());
   scene_->system = s.system;
   scene_->parameters = s.parameters;
+  scene_->body = s.body;
 
   if (run_ && (request.kind == RequestKind::Edit || request.kind == RequestKind::System ||
                request.kind == RequestKind::File)) {
@@ -451,6 +453,7 @@ void MainWindow::onStarted(RunInfoPtr info) {
   } else {
     editor_->setScenario(s);
   }
+  editor_->runStarted(*info);
   if (options_.restoreSettings || request.kind != RequestKind::Startup) storeScenario(*settings_, s);
   const SystemInfo& sys = findSystem(s.system)->info();
   // Qt appends " \u2014 Ricochet" (the application's display name) itself.

@@ -1,5 +1,6 @@
 #include "app/desktop/scenario_editor.hpp"
 
+#include "app/desktop/body_editor.hpp"
 #include "app/desktop/number_field.hpp"
 #include "core/model/registry.hpp"
 
@@ -98,6 +99,17 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
   parameterHost_ = new QWidget;
   pl->addWidget(parameterHost_);
   top->addWidget(parameterBox_);
+
+  bodyEditor_ = new BodyEditor;
+  bodyEditor_->hide();
+  top->addWidget(bodyEditor_);
+  connect(bodyEditor_, &BodyEditor::bodyRequested, this,
+          [this](std::shared_ptr<const BodyScenario> body, QWidget* source) {
+            desired_.body = std::move(body);
+            emit requestRun(desired_, source);
+          });
+  connect(bodyEditor_, &BodyEditor::epsilonRequested, this, &ScenarioEditor::requestEpsilon);
+  connect(bodyEditor_, &BodyEditor::refusedLocally, this, &ScenarioEditor::refusedLocally);
 
   initialBox_ = new QGroupBox(tr("Initial conditions"));
   auto* il = new QVBoxLayout(initialBox_);
@@ -239,6 +251,9 @@ void ScenarioEditor::setScenario(const Scenario& scenario) {
   desired_ = scenario;
   if (formsFor_ != scenario.system) rebuildForms(system->info());
   showValues(scenario);
+  bodyEditor_->setVisible(system->info().defaultBody != nullptr && scenario.body != nullptr);
+  bodyEditor_->setScenario(scenario);
+  showMassSource();
 }
 
 void ScenarioEditor::accepted(const Scenario& scenario, QWidget* source) {
@@ -260,6 +275,14 @@ void ScenarioEditor::accepted(const Scenario& scenario, QWidget* source) {
     }
   }
   updating_ = false;
+  if (scenario.body) {
+    if (source == defaultsButton_) {
+      bodyEditor_->setScenario(scenario);  // the defaults replace whatever the section showed
+    } else {
+      bodyEditor_->accepted(scenario, source);
+    }
+  }
+  showMassSource();
 }
 
 void ScenarioEditor::refused(QWidget* source, const QString& reason) {
@@ -275,7 +298,33 @@ void ScenarioEditor::refused(QWidget* source, const QString& reason) {
     const int i = integratorCombo_->findData(QString::fromStdString(applied_.integrator.name));
     if (i >= 0) integratorCombo_->setCurrentIndex(i);
   }
+  if (bodyEditor_->owns(source)) {
+    desired_.body = applied_.body;
+    if (source == bodyEditor_->epsilonField()) desired_.parameters = applied_.parameters;
+    bodyEditor_->refused(source, reason);
+  }
   setRowMessage(source, reason);
+}
+
+void ScenarioEditor::runStarted(const RunInfo& info) { bodyEditor_->showFigures(info.body); }
+
+void ScenarioEditor::requestEpsilon(double value, QWidget* source) {
+  const SystemDescription* system = findSystem(desired_.system);
+  if (!system) return;
+  const std::vector<ParameterSpec>& specs = system->info().parameters;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].name != "epsilon") continue;
+    if (value == desired_.parameters[i]) return;
+    desired_.parameters[i] = value;
+    emit requestRun(desired_, source);
+  }
+}
+
+void ScenarioEditor::showMassSource() {
+  NumberField* m = parameterField(QStringLiteral("m"));
+  if (!m) return;
+  const bool density = applied_.body && applied_.body->density;
+  m->setEnabled(!density);
 }
 
 void ScenarioEditor::setRowMessage(const QWidget* source, const QString& reason) {
@@ -294,6 +343,7 @@ void ScenarioEditor::setRowMessage(const QWidget* source, const QString& reason)
 }
 
 QString ScenarioEditor::messageFor(const QWidget* field) const {
+  if (bodyEditor_->owns(field)) return bodyEditor_->messageFor(field);
   for (const Row& row : rows_) {
     if (row.field == field) return row.message->isVisible() ? row.message->text() : QString();
   }

@@ -8,7 +8,11 @@
 // (does not parse, out of range) or from the worker (e.g. initial condition outside the
 // admissible set) - marks the field and shows the reason beside it; nothing is sent, and the
 // running simulation is not disturbed.
+//
+// A system whose body comes from the scenario (rigid-body) also gets the Body section
+// (BodyEditor), whose edits are merged into the same candidate.
 
+#include "app/desktop/run_data.hpp"
 #include "core/model/system.hpp"
 
 #include <QString>
@@ -26,6 +30,7 @@ class QPushButton;
 
 namespace ricochet::app {
 
+class BodyEditor;
 class NumberField;
 
 class ScenarioEditor : public QWidget {
@@ -43,6 +48,8 @@ class ScenarioEditor : public QWidget {
   void accepted(const Scenario& scenario, QWidget* source);
   /// The worker refused a request: `source` shows `reason`; the candidate value is dropped.
   void refused(QWidget* source, const QString& reason);
+  /// A run started (after accepted() or setScenario()): shows what the worker computed for it.
+  void runStarted(const RunInfo& info);
 
   bool stopAtEnd() const;
   void setStopAtEnd(bool stop);
@@ -53,6 +60,8 @@ class ScenarioEditor : public QWidget {
   NumberField* parameterField(const QString& name) const;
   NumberField* initialField(const QString& name) const;
   NumberField* settingField(const QString& name) const;  ///< "h", "tolerance", "t_end"
+  /// The Body section (shown only for a system with SystemInfo::defaultBody).
+  BodyEditor* bodyEditor() const { return bodyEditor_; }
   /// The reason shown beside `field` (empty when none).
   QString messageFor(const QWidget* field) const;
 
@@ -79,6 +88,8 @@ class ScenarioEditor : public QWidget {
   void setRowMessage(const QWidget* source, const QString& reason);
   static double& slot(Scenario& s, const Row& row);
   void restoreDefaults();
+  void requestEpsilon(double value, QWidget* source);
+  void showMassSource();  // the parameter m is unused (disabled) while the body gives a density
 
   Scenario applied_;  // what runs
   Scenario desired_;  // applied_ plus the edits sent but not yet answered
@@ -90,6 +101,7 @@ class ScenarioEditor : public QWidget {
   QLabel* summaryLabel_ = nullptr;
   QGroupBox* parameterBox_ = nullptr;
   QGroupBox* initialBox_ = nullptr;
+  BodyEditor* bodyEditor_ = nullptr;
   QWidget* parameterHost_ = nullptr;
   QWidget* initialHost_ = nullptr;
   QWidget* settingsHost_ = nullptr;

@@ -1,8 +1,10 @@
 #include "app/desktop/scenario_files.hpp"
 
+#include "app/desktop/body_editor.hpp"
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/notify.hpp"
 #include "app/desktop/presets_menu.hpp"
+#include "app/desktop/scenario_editor.hpp"
 #include "core/io/scenario_io.hpp"
 
 #include <QAction>
@@ -176,18 +178,30 @@ QString ScenarioFiles::droppedScenario(const QMimeData* mime) {
   return {};
 }
 
+QString ScenarioFiles::droppedBodyMesh(const QMimeData* mime) const {
+  const BodyEditor* body = window_->editor()->bodyEditor();
+  return body->isVisibleTo(window_->editor()) ? BodyEditor::droppedMesh(mime) : QString();
+}
+
 bool ScenarioFiles::eventFilter(QObject* watched, QEvent* event) {
   switch (event->type()) {
     case QEvent::DragEnter:
     case QEvent::DragMove: {
       auto* e = static_cast<QDragMoveEvent*>(event);  // QDragEnterEvent is a QDragMoveEvent
-      if (droppedScenario(e->mimeData()).isEmpty()) return QObject::eventFilter(watched, event);
+      if (droppedScenario(e->mimeData()).isEmpty() && droppedBodyMesh(e->mimeData()).isEmpty()) {
+        return QObject::eventFilter(watched, event);
+      }
       e->acceptProposedAction();
       return true;
     }
     case QEvent::Drop: {
       auto* e = static_cast<QDropEvent*>(event);
       const QString path = droppedScenario(e->mimeData());
+      if (const QString mesh = droppedBodyMesh(e->mimeData()); path.isEmpty() && !mesh.isEmpty()) {
+        e->acceptProposedAction();
+        window_->editor()->bodyEditor()->importMesh(mesh);  // read in the background
+        return true;
+      }
       if (path.isEmpty()) return QObject::eventFilter(watched, event);
       e->acceptProposedAction();
       // Opened from the event loop: a refusal box must not be raised inside the drag machinery.

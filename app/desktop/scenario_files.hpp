@@ -1,6 +1,7 @@
 #pragma once
 // Scenario files in the desktop app: Open (Ctrl+O), Save (Ctrl+S), Save As,
-// Open Recent, the paper presets, drag and drop of a .json onto the window. Files are the
+// Open Recent, the paper presets, drag and drop of a .json onto the window (and of a mesh file,
+// which becomes the rigid body when the Body section is shown). Files are the
 // contract's format, read and written by core/io (strict validation, atomic save), so a file saved
 // here runs identically with `ricochet-cli run FILE`.
 //
@@ -64,6 +65,9 @@ class ScenarioFiles : public QObject {
   QString currentFile() const { return currentPath_; }
   /// The first local .json file in `mime`, empty when there is none (what a drop would open).
   static QString droppedScenario(const QMimeData* mime);
+  /// The first mesh file in `mime` while the Body section is shown (rigid-body): a drop of it
+  /// becomes the body (BodyEditor::importMesh). Empty otherwise.
+  QString droppedBodyMesh(const QMimeData* mime) const;
 
   QAction* openAction() const { return openAction_; }
   QAction* saveAction() const { return saveAction_; }

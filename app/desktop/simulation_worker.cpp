@@ -2,6 +2,7 @@
 
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
+#include "core/se3/rigid_body.hpp"
 
 #include <QMetaObject>
 #include <QTimer>
@@ -27,6 +28,22 @@ constexpr int kPhaseRows = 4096;  // rows kept for the phase portraits (StrideRo
 enum Computed { kTotal = -1, kKinetic = -2, kPotential = -3, kError = -4, kAbsError = -5 };
 
 bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The running body's mass properties, built as the system builds it: the parameters `epsilon`
+// (rounding of parts without their own) and `m` (the mass unless the body gives a density).
+std::optional<BodyFigures> bodyFiguresOf(const Scenario& scenario, const SystemInfo& info) {
+  if (!scenario.body) return std::nullopt;
+  const auto parameter = [&](const char* name) {
+    for (std::size_t i = 0; i < info.parameters.size(); ++i) {
+      if (info.parameters[i].name == name) return scenario.parameters[i];
+    }
+    return 0.0;
+  };
+  const se3::BuiltBody b = se3::buildBody(*scenario.body, parameter("epsilon"), parameter("m"));
+  if (!b.ok()) return std::nullopt;
+  return BodyFigures{b.mass, b.volume, b.centreOfMass, b.principalMoments, b.inputVertices,
+                     b.hullVertices};
+}
 }  // namespace
 
 SimulationWorker::SimulationWorker(std::shared_ptr<std::atomic<bool>> snapshotBusy)
@@ -61,6 +78,7 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   info->scene = system->scene(scenario);
   info->energyInitial = e0.total();
   info->relativeError = e0.total() != 0.0;
+  info->body = bodyFiguresOf(scenario, system->info());
 
   // Plotted series: the energy split, extra energies (e.*), the energy error (signed and its
   // magnitude, for the log view), the momentum-like quantities (mom.*), then every other trace
