@@ -12,6 +12,7 @@
 #include "test_gui_export_support.hpp"
 
 #include "app/desktop/overlay_curves.hpp"
+#include "app/desktop/plot_canvas.hpp"
 #include "app/desktop/replay_actions.hpp"
 #include "app/desktop/replay_bar.hpp"
 #include "app/desktop/status_message.hpp"
@@ -20,6 +21,7 @@
 
 #include <hdf5.h>
 
+#include <QDir>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -42,7 +44,9 @@ using ricochet::hdf5::RunFile;
 
 namespace {
 
-std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+std::uint64_t bits(double x) {
+  return std::bit_cast<std::uint64_t>(x);
+}
 
 bool samePose(const Pose& a, const Pose& b) {
   for (int i = 0; i < 3; ++i) {
@@ -63,8 +67,9 @@ bool nearPose(const Pose& a, const Pose& b) {
 // ricochet-cli with `args`: empty on success, else what went wrong.
 QString cliError(const QStringList& args) {
   const Run r = runCli(args, 120000);
-  return r.exitCode == 0 ? QString()
-                         : QStringLiteral("ricochet-cli %1: %2").arg(args.join(' '), QString::fromUtf8(r.err));
+  return r.exitCode == 0
+             ? QString()
+             : QStringLiteral("ricochet-cli %1: %2").arg(args.join(' '), QString::fromUtf8(r.err));
 }
 
 RunFile readRun(const QString& path) {
@@ -106,7 +111,8 @@ QString snapshotMatches(const MainWindow& w, const RunFile& run, std::size_t row
   if (bits(s->energy.total()) != bits(col("energy"))) return QStringLiteral("energy");
   if (bits(s->energy.kinetic) != bits(col("kinetic"))) return QStringLiteral("kinetic");
   if (s->poses.size() != 1 || !samePose(s->poses[0], run.poses[row])) return QStringLiteral("pose");
-  if (shownCount(w, "impacts") != (long long)col("impacts")) return QStringLiteral("status impacts");
+  if (shownCount(w, "impacts") != (long long)col("impacts"))
+    return QStringLiteral("status impacts");
   if (shownCount(w, "steps") != (long long)col("step")) return QStringLiteral("status steps");
   if (std::abs(shownTime(w) - s->t) > 1e-3) return QStringLiteral("status time");
   return {};
@@ -117,7 +123,8 @@ QString snapshotMatches(const MainWindow& w, const RunFile& run, std::size_t row
 QString energyPlotMatches(const MainWindow& w, const RunFile& run, std::size_t row) {
   const std::vector<double>& e = *run.trace.column("energy");
   const std::vector<double>& t = *run.trace.column("t");
-  const std::vector<double> y = w.plots()->plottedValues(PlotPanel::Energy, QStringLiteral("total"));
+  const std::vector<double> y =
+      w.plots()->plottedValues(PlotPanel::Energy, QStringLiteral("total"));
   const std::vector<double> ts = w.plots()->plottedTimes(PlotPanel::Energy);
   if (y.empty() || ts.size() != y.size()) return QStringLiteral("no energy curve");
   std::set<std::uint64_t> values, times;
@@ -126,15 +133,18 @@ QString energyPlotMatches(const MainWindow& w, const RunFile& run, std::size_t r
     times.insert(bits(t[r]));
   }
   for (std::size_t i = 0; i < y.size(); ++i) {
-    if (!values.count(bits(y[i]))) return QStringLiteral("plotted energy %1 is no row's").arg(y[i], 0, 'g', 17);
-    if (!times.count(bits(ts[i]))) return QStringLiteral("plotted time %1 is no row's").arg(ts[i], 0, 'g', 17);
+    if (!values.count(bits(y[i])))
+      return QStringLiteral("plotted energy %1 is no row's").arg(y[i], 0, 'g', 17);
+    if (!times.count(bits(ts[i])))
+      return QStringLiteral("plotted time %1 is no row's").arg(ts[i], 0, 'g', 17);
   }
   const auto [lo, hi] = std::minmax_element(e.begin(), e.begin() + long(row) + 1);
   if (bits(*std::min_element(y.begin(), y.end())) != bits(*lo) ||
       bits(*std::max_element(y.begin(), y.end())) != bits(*hi)) {
     return QStringLiteral("the curve's extremes are not the file's");
   }
-  if (bits(ts.back()) != bits(t[row]) || bits(ts.front()) != bits(t[0])) return QStringLiteral("ends");
+  if (bits(ts.back()) != bits(t[row]) || bits(ts.front()) != bits(t[0]))
+    return QStringLiteral("ends");
   return {};
 }
 
@@ -153,13 +163,16 @@ class TestGuiReplay : public QObject {
     b_ = dir_.filePath(QStringLiteral("rk4.h5"));
     other_ = dir_.filePath(QStringLiteral("particle.h5"));
     const QString t = QStringLiteral("--t-end"), h5 = QStringLiteral("--h5");
-    QString e = cliError({QStringLiteral("run"), QStringLiteral("ellipse-floor"), t, QStringLiteral("4"), h5, a_});
+    QString e = cliError(
+        {QStringLiteral("run"), QStringLiteral("ellipse-floor"), t, QStringLiteral("4"), h5, a_});
     QVERIFY2(e.isEmpty(), qPrintable(e));
     e = cliError({QStringLiteral("run"), QStringLiteral("ellipse-floor"), t, QStringLiteral("4"),
-                QStringLiteral("--integrator"), QStringLiteral("rk4-event"), QStringLiteral("--h"),
-                QStringLiteral("0.005"), QStringLiteral("--every"), QStringLiteral("2"), h5, b_});
+                  QStringLiteral("--integrator"), QStringLiteral("rk4-event"),
+                  QStringLiteral("--h"), QStringLiteral("0.005"), QStringLiteral("--every"),
+                  QStringLiteral("2"), h5, b_});
     QVERIFY2(e.isEmpty(), qPrintable(e));
-    e = cliError({QStringLiteral("run"), QStringLiteral("particle-floor"), t, QStringLiteral("1"), h5, other_});
+    e = cliError({QStringLiteral("run"), QStringLiteral("particle-floor"), t, QStringLiteral("1"),
+                  h5, other_});
     QVERIFY2(e.isEmpty(), qPrintable(e));
     runA_ = readRun(a_);
     runB_ = readRun(b_);
@@ -184,10 +197,12 @@ class TestGuiReplay : public QObject {
     QVERIFY(dialog->nameFilters().contains(QStringLiteral("Ricochet runs (*.h5)")));
     dialog->selectFile(a_);
     static_cast<QDialog*>(dialog)->accept();  // OK, as the user's click
-    QVERIFY(waitFor([&] { return w->currentRun() && w->currentRun()->replay() && w->lastSnapshot(); }));
+    QVERIFY(
+        waitFor([&] { return w->currentRun() && w->currentRun()->replay() && w->lastSnapshot(); }));
     const auto run = w->currentRun();
     QCOMPARE(run->recordingLabel, QStringLiteral("variational.h5"));
-    QVERIFY2(w->windowTitle().startsWith(QStringLiteral("Replay of variational.h5")), qPrintable(w->windowTitle()));
+    QVERIFY2(w->windowTitle().startsWith(QStringLiteral("Replay of variational.h5")),
+             qPrintable(w->windowTitle()));
     QVERIFY(!w->editor()->isEnabled());  // read-only while replaying
     QVERIFY(replay->bar()->isVisible());
     QCOMPARE(replay->bar()->slider()->maximum(), 400);
@@ -272,12 +287,32 @@ class TestGuiReplay : public QObject {
     }();
     for (double v : dashed->y) QVERIFY(rowsB.count(bits(v)));
     // The error panel has its dashed curve too (from the file's energy_rel_error).
-    QVERIFY(seriesNamed(w->plots()->chartData(PlotPanel::Error), QStringLiteral("energy error (overlay)")));
+    QVERIFY(seriesNamed(w->plots()->chartData(PlotPanel::Error),
+                        QStringLiteral("energy error (overlay)")));
+
+    // What it looks like (<build>/screenshots/replay-overlay*.png), and the ghost is drawn: the
+    // 3-D view differs from the same frame without it.
+    const QString out = QStringLiteral(RICOCHET_BINARY_DIR "/screenshots");
+    QDir().mkpath(out);
+    QTest::qWait(200);
+    const QImage withGhost = w->sceneWidget()->grabFramebuffer();
+    QVERIFY(w->grab().toImage().save(out + QStringLiteral("/replay-overlay.png")));
+    QVERIFY(withGhost.save(out + QStringLiteral("/replay-overlay-scene.png")));
+    QVERIFY(w->plots()->view()->grabFrame().save(out + QStringLiteral("/replay-overlay-plots.png")));
 
     // Remove Overlay: no ghost, no dashed curve.
     replay->removeOverlayAction()->trigger();
+    QTest::qWait(200);
+    const QImage without = w->sceneWidget()->grabFramebuffer();
+    QCOMPARE(without.size(), withGhost.size());
+    int changed = 0;
+    for (int y = 0; y < without.height(); ++y) {
+      for (int x = 0; x < without.width(); ++x) changed += without.pixel(x, y) != withGhost.pixel(x, y);
+    }
+    QVERIFY2(changed > 500, qPrintable(QString::number(changed)));
     QVERIFY(!w->sceneView()->hasGhost());
-    QVERIFY(!seriesNamed(w->plots()->chartData(PlotPanel::Energy), QStringLiteral("total (overlay)")));
+    QVERIFY(
+        !seriesNamed(w->plots()->chartData(PlotPanel::Energy), QStringLiteral("total (overlay)")));
     QVERIFY(!replay->removeOverlayAction()->isEnabled());
 
     // Run Live: the file's scenario integrates, the editor edits again, the bar goes.
@@ -316,7 +351,9 @@ class TestGuiReplay : public QObject {
       QString expected;
     };
     const std::vector<Case> cases = {
-        {other_, true, QStringLiteral("particle.h5 is a run of 'particle-floor', the window shows 'ellipse-floor'")},
+        {other_, true,
+         QStringLiteral(
+             "particle.h5 is a run of 'particle-floor', the window shows 'ellipse-floor'")},
         {bad, false, bad + QStringLiteral(": not an HDF5 file")},
         {truncated, false, truncated + QStringLiteral(": ")},
     };
@@ -333,7 +370,8 @@ class TestGuiReplay : public QObject {
       const QString text = waitForBoxText(*w, &boxes);
       QCOMPARE(boxes, 1);
       QVERIFY2(text.contains(c.expected), qPrintable(text));
-      QVERIFY2(w->statusMessage()->text().contains(c.expected), qPrintable(w->statusMessage()->text()));
+      QVERIFY2(w->statusMessage()->text().contains(c.expected),
+               qPrintable(w->statusMessage()->text()));
       closeBoxes(*w);
       QCOMPARE(w->currentRun()->generation, generation);  // the run goes on
       QVERIFY(!w->currentRun()->replay());

@@ -383,7 +383,8 @@ class TestRunH5 : public QObject {
       QVERIFY(run.hasPoses());
       const SceneSpec scene = system->scene(defaultScenario(*system));
       QCOMPARE(run.bodies.size(), scene.bodies.size());
-      for (std::size_t b = 0; b < scene.bodies.size(); ++b) QCOMPARE(run.bodies[b], scene.bodies[b].name);
+      for (std::size_t b = 0; b < scene.bodies.size(); ++b)
+        QCOMPARE(run.bodies[b], scene.bodies[b].name);
       QCOMPARE(recorder.poses.size(), run.trace.rows());
       QCOMPARE(run.poses.size(), run.trace.rows() * run.bodies.size());
       for (std::size_t r = 0; r < recorder.poses.size(); ++r) {
@@ -396,8 +397,8 @@ class TestRunH5 : public QObject {
       for (std::size_t i = 0; i < recorder.impacts.size(); ++i) {
         QVERIFY(sameVector(run.impactPoints[i], recorder.impacts[i].contactPoint));
       }
-      qInfo("%s: poses of %zu bodies at %zu rows, %zu impact points", id.c_str(),
-            run.bodies.size(), run.trace.rows(), run.impactPoints.size());
+      qInfo("%s: poses of %zu bodies at %zu rows, %zu impact points", id.c_str(), run.bodies.size(),
+            run.trace.rows(), run.impactPoints.size());
     }
   }
 

@@ -198,7 +198,9 @@ QString MainWindow::defaultSystemId() {
 
 vtkRenderer* MainWindow::sceneRenderer() const { return scene_->renderer; }
 
-render::SceneView* MainWindow::sceneView() const { return scene_->view.get(); }
+render::SceneView* MainWindow::sceneView() const {
+  return scene_->view.get();
+}
 
 QLabel* MainWindow::statusField(const QString& name) const {
   return status_->field(name);
@@ -528,7 +530,8 @@ void MainWindow::onRejected(quint64 requestId, const QString& message) {
       statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
       auto* box = new QMessageBox(QMessageBox::Warning, tr("Run refused"),
                                   tr("The run file was not used; the current run goes on "
-                                     "unchanged.\n\n%1").arg(message),
+                                     "unchanged.\n\n%1")
+                                      .arg(message),
                                   QMessageBox::Ok, this);
       box->setAttribute(Qt::WA_DeleteOnClose);
       box->open();

@@ -174,7 +174,7 @@ class MainWindow : public QMainWindow {
   QComboBox* speedCombo_ = nullptr;
   FileActions* fileActions_ = nullptr;
   ReplayActions* replay_ = nullptr;
-  ReplayBar* replayBar_ = nullptr;  // under the 3-D view, while replaying
+  ReplayBar* replayBar_ = nullptr;      // under the 3-D view, while replaying
   ScenarioHistory* history_ = nullptr;  // Edit > Undo/Redo
   RunStatus* status_ = nullptr;
   StatusMessage* message_ = nullptr;

@@ -21,10 +21,10 @@
 namespace ricochet::app {
 
 struct OverlayCurves {
-  QString label;               ///< "rk4-event, h = 0.001": the legend's "(overlay: LABEL)"
-  std::vector<QString> names;  ///< series names, aligned with plot.y and initial
-  trace::PlotData plot;        ///< the whole run, decimated to `columns` columns
-  std::vector<double> initial; ///< each series' value at the first row (the Δ view's base)
+  QString label;                ///< "rk4-event, h = 0.001": the legend's "(overlay: LABEL)"
+  std::vector<QString> names;   ///< series names, aligned with plot.y and initial
+  trace::PlotData plot;         ///< the whole run, decimated to `columns` columns
+  std::vector<double> initial;  ///< each series' value at the first row (the Δ view's base)
 
   int indexOf(const QString& name) const;
 };

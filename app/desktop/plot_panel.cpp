@@ -184,7 +184,9 @@ void PlotPanel::setOverlay(std::shared_ptr<const OverlayCurves> overlay) {
   rebuild();
 }
 
-const std::shared_ptr<const OverlayCurves>& PlotPanel::overlay() const { return d->context.overlay; }
+const std::shared_ptr<const OverlayCurves>& PlotPanel::overlay() const {
+  return d->context.overlay;
+}
 
 void PlotPanel::setLogError(bool log) {
   if (logBox_->isChecked() != log) {

@@ -30,7 +30,9 @@ namespace ricochet::app {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 // The first local .h5 / .hdf5 file of a drop; empty when there is none.
 QString droppedRun(const QMimeData* mime) {
@@ -61,14 +63,16 @@ ReplayActions::ReplayActions(MainWindow* window, QMenu* fileMenu, ReplayBar* bar
     : QObject(window), window_(window), bar_(bar) {
   open_ = new QAction(tr("Open &Run..."), this);
   open_->setObjectName(QStringLiteral("openRunAction"));
-  open_->setToolTip(tr("Replay an HDF5 run file (ricochet-cli run --h5, File > Export HDF5 "
-                       "Run) without integrating it: same views and plots, with a time slider"));
+  open_->setToolTip(
+      tr("Replay an HDF5 run file (ricochet-cli run --h5, File > Export HDF5 "
+         "Run) without integrating it: same views and plots, with a time slider"));
   connect(open_, &QAction::triggered, this, [this] { showDialog(false); });
   overlay_ = new QAction(tr("O&verlay Run..."), this);
   overlay_->setObjectName(QStringLiteral("overlayRunAction"));
-  overlay_->setToolTip(tr("Add a second run of the same system (another integrator, h or "
-                          "parameter): a translucent ghost in the 3-D view, dashed curves in "
-                          "the plots"));
+  overlay_->setToolTip(
+      tr("Add a second run of the same system (another integrator, h or "
+         "parameter): a translucent ghost in the 3-D view, dashed curves in "
+         "the plots"));
   connect(overlay_, &QAction::triggered, this, [this] { showDialog(true); });
   remove_ = new QAction(tr("Remove Overla&y"), this);
   remove_->setObjectName(QStringLiteral("removeOverlayAction"));
@@ -94,7 +98,8 @@ ReplayActions::~ReplayActions() = default;
 
 void ReplayActions::showDialog(bool overlay) {
   auto* dialog = new QFileDialog(window_, overlay ? tr("Overlay Run") : tr("Open Run"));
-  dialog->setObjectName(overlay ? QStringLiteral("overlayRunDialog") : QStringLiteral("openRunDialog"));
+  dialog->setObjectName(overlay ? QStringLiteral("overlayRunDialog")
+                                : QStringLiteral("openRunDialog"));
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->setFileMode(QFileDialog::ExistingFile);
   dialog->setNameFilters({tr("Ricochet runs (*.h5)"), tr("All files (*)")});
@@ -104,9 +109,13 @@ void ReplayActions::showDialog(bool overlay) {
   dialog->open();  // window-modal, never blocks the event loop
 }
 
-void ReplayActions::openRun(const QString& path) { load(path, false); }
+void ReplayActions::openRun(const QString& path) {
+  load(path, false);
+}
 
-void ReplayActions::overlayRun(const QString& path) { load(path, true); }
+void ReplayActions::overlayRun(const QString& path) {
+  load(path, true);
+}
 
 void ReplayActions::load(const QString& path, bool overlay) {
   window_->statusBar()->showMessage(tr("Reading %1...").arg(QFileInfo(path).fileName()));
@@ -182,8 +191,9 @@ void ReplayActions::onLoaded(const Loaded& l) {
 void ReplayActions::refuse(const QString& title, const QString& message) {
   lastError_ = message;
   window_->statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
-  showMessage(window_, QMessageBox::Warning, title,
-              tr("The run file was not used; the current run goes on unchanged.\n\n%1").arg(message));
+  showMessage(
+      window_, QMessageBox::Warning, title,
+      tr("The run file was not used; the current run goes on unchanged.\n\n%1").arg(message));
   emit refused(message);
 }
 
@@ -232,9 +242,9 @@ void ReplayActions::onRunStarted() {
   }
   // The overlay stays with its system: another system's run drops it.
   if (overlayRun_ && overlayRun_->scenario.system != run->scenario.system) {
-    const QString what = tr("Overlay of %1 removed: it is a run of '%2', not of '%3'")
-                             .arg(overlayLabel_, qs(overlayRun_->scenario.system),
-                                  qs(run->scenario.system));
+    const QString what =
+        tr("Overlay of %1 removed: it is a run of '%2', not of '%3'")
+            .arg(overlayLabel_, qs(overlayRun_->scenario.system), qs(run->scenario.system));
     removeOverlay();
     window_->statusBar()->showMessage(what, 10000);
     return;
@@ -275,7 +285,8 @@ bool ReplayActions::eventFilter(QObject* watched, QEvent* event) {
       const QString path = droppedRun(e->mimeData());
       if (path.isEmpty()) return QObject::eventFilter(watched, event);
       e->acceptProposedAction();
-      QMetaObject::invokeMethod(this, [this, path] { openRun(path); }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          this, [this, path] { openRun(path); }, Qt::QueuedConnection);
       return true;
     }
     default:

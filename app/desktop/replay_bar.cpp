@@ -18,11 +18,13 @@ ReplayBar::ReplayBar(QWidget* parent) : QWidget(parent) {
   auto* title = new QLabel(tr("Replay"));
   slider_ = new QSlider(Qt::Horizontal);
   slider_->setObjectName(QStringLiteral("replaySlider"));
-  slider_->setToolTip(tr("Scrub through the recorded run: the plots and the 3-D view jump to the "
-                         "recorded row at that time"));
+  slider_->setToolTip(
+      tr("Scrub through the recorded run: the plots and the 3-D view jump to the "
+         "recorded row at that time"));
   time_ = new QLabel;
   time_->setObjectName(QStringLiteral("replayTime"));
-  time_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("t = 000.0000 s / 000.000 s")));
+  time_->setMinimumWidth(
+      fontMetrics().horizontalAdvance(QStringLiteral("t = 000.0000 s / 000.000 s")));
   live_ = new QToolButton;
   live_->setObjectName(QStringLiteral("runLiveButton"));
   live_->setText(tr("Run Live"));

@@ -57,8 +57,9 @@ void SimulationWorker::startRecorded(std::shared_ptr<const hdf5::RunFile> run, c
                                      std::uint64_t requestId, bool play) {
   const SystemDescription* system = run ? findSystem(run->scenario.system) : nullptr;
   if (!system) {
-    emit rejected(requestId, QStringLiteral("%1: unknown system '%2'")
-                                 .arg(label, run ? QString::fromStdString(run->system) : QString()));
+    emit rejected(requestId,
+                  QStringLiteral("%1: unknown system '%2'")
+                      .arg(label, run ? QString::fromStdString(run->system) : QString()));
     return;
   }
   auto info = std::make_shared<RunInfo>();
@@ -522,7 +523,9 @@ void WorkerHost::startRecorded(std::shared_ptr<const hdf5::RunFile> run, const Q
     w.startRecorded(run, label, requestId, play);
   });
 }
-void WorkerHost::seek(double t) { post([t](SimulationWorker& w) { w.seek(t); }); }
+void WorkerHost::seek(double t) {
+  post([t](SimulationWorker& w) { w.seek(t); });
+}
 void WorkerHost::play() { post([](SimulationWorker& w) { w.play(); }); }
 void WorkerHost::pause() { post([](SimulationWorker& w) { w.pause(); }); }
 void WorkerHost::stepOnce() { post([](SimulationWorker& w) { w.stepOnce(); }); }

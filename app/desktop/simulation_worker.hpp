@@ -78,7 +78,7 @@ class SimulationWorker : public QObject, private ImpactSink {
   // Makes `sim` (at its initial state) the running simulation, described by `info` (scenario,
   // scene, requestId, recording set): series, decimator, first snapshot.
   void begin(std::unique_ptr<Simulation> sim, std::shared_ptr<RunInfo> info, bool play);
-  void clearRecords();  // decimator, rows, impacts, trail and marks back to empty
+  void clearRecords();      // decimator, rows, impacts, trail and marks back to empty
   void restart(bool play);  // the current run again from its start (reset, play after the end)
   void tick();
   void integrateChunk();

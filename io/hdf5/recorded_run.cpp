@@ -49,7 +49,9 @@ std::int64_t RecordedRun::step() const {
   return step_ && row_ < rows_ ? std::int64_t((*step_)[row_]) : 0;
 }
 
-double RecordedRun::time() const { return t_ && row_ < rows_ ? (*t_)[row_] : 0.0; }
+double RecordedRun::time() const {
+  return t_ && row_ < rows_ ? (*t_)[row_] : 0.0;
+}
 
 std::int64_t RecordedRun::impactCount() const {
   return impacts_ && row_ < rows_ ? std::int64_t((*impacts_)[row_]) : 0;
@@ -66,7 +68,8 @@ AdvanceResult RecordedRun::advance(std::int64_t maxSteps, ImpactSink* sink) {
     ++row_;
     const double through = step_ ? (*step_)[row_] : double(row_);
     // The impacts of the steps since the previous row (their `step` is the step after each).
-    while (impactStep && nextImpact_ < impactStep->size() && (*impactStep)[nextImpact_] <= through) {
+    while (impactStep && nextImpact_ < impactStep->size() &&
+           (*impactStep)[nextImpact_] <= through) {
       if (sink) {
         const RunTable& im = run_->impacts;
         auto at = [&](const char* name) {
@@ -82,7 +85,8 @@ AdvanceResult RecordedRun::advance(std::int64_t maxSteps, ImpactSink* sink) {
         r.energyAfter = at("energy_after");
         r.impulse = at("impulse");
         r.reflected = at("reflected") != 0.0;
-        if (nextImpact_ < run_->impactPoints.size()) r.contactPoint = run_->impactPoints[nextImpact_];
+        if (nextImpact_ < run_->impactPoints.size())
+          r.contactPoint = run_->impactPoints[nextImpact_];
         sink->onImpact(r);
       }
       ++nextImpact_;
@@ -97,9 +101,13 @@ EnergySplit RecordedRun::energy() const {
   return {(*kinetic_)[row_], (*potential_)[row_]};
 }
 
-double RecordedRun::minGap() const { return kNaN; }
+double RecordedRun::minGap() const {
+  return kNaN;
+}
 
-std::span<const std::string> RecordedRun::columns() const { return columns_; }
+std::span<const std::string> RecordedRun::columns() const {
+  return columns_;
+}
 
 void RecordedRun::sample(std::span<double> out) const {
   for (std::size_t c = 0; c < out.size() && c < columnData_.size(); ++c) {

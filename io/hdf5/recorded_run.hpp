@@ -62,7 +62,7 @@ class RecordedRun final : public Simulation {
   std::vector<std::string> columns_;  // the trace's system columns (after the required ones)
   std::vector<const std::vector<double>*> columnData_;
   const std::vector<double>*step_ = nullptr, *t_ = nullptr, *kinetic_ = nullptr,
-                           *potential_ = nullptr, *impacts_ = nullptr;
+        *potential_ = nullptr, *impacts_ = nullptr;
   std::size_t rows_ = 0;
   std::size_t row_ = 0;
   std::size_t nextImpact_ = 0;  // the first impact not yet reported

@@ -81,8 +81,8 @@ struct Reader {
                     std::to_string(rows));
     }
     into.resize(rows * width);
-    if (rows > 0 && H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                            into.data()) < 0) {
+    if (rows > 0 &&
+        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, into.data()) < 0) {
       return failed("cannot read dataset '" + where + "': " + detail::lastError());
     }
     return true;
@@ -107,7 +107,8 @@ struct Reader {
           Pose& pose = run.poses[r * bodies + b];
           pose.position = Eigen::Map<const Eigen::Vector3d>(position.data() + 3 * r);
           for (int i = 0; i < 3; ++i) {
-            for (int j = 0; j < 3; ++j) pose.rotation(i, j) = rotation[9 * r + 3 * std::size_t(i) + std::size_t(j)];
+            for (int j = 0; j < 3; ++j)
+              pose.rotation(i, j) = rotation[9 * r + 3 * std::size_t(i) + std::size_t(j)];
           }
         }
       }

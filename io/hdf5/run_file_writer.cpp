@@ -72,8 +72,8 @@ struct RunFileWriter::Impl {
   Handle file;
   Table trace, impacts;
   std::size_t systemColumns = 0;
-  std::vector<Block> poses;  // per scene body: position [rows,3], rotation [rows,9]
-  Block impactPoints;        // [impacts,3]
+  std::vector<Block> poses;   // per scene body: position [rows,3], rotation [rows,9]
+  Block impactPoints;         // [impacts,3]
   std::vector<Pose> scratch;  // Simulation::poses() of the row being written
 
   std::string fail(const std::string& what) const {
@@ -167,8 +167,8 @@ struct RunFileWriter::Impl {
     Handle gcpl = groupCreationList();
     Handle group;
     if (gcpl.valid()) {
-      group = Handle(H5Gcreate2(file.get(), "poses", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
-                     H5Gclose);
+      group =
+          Handle(H5Gcreate2(file.get(), "poses", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose);
     }
     std::vector<std::string> names;
     for (const BodySpec& body : scene.bodies) names.push_back(body.name);
@@ -187,7 +187,8 @@ struct RunFileWriter::Impl {
           !e.empty()) {
         return e;
       }
-      if (std::string e = createBlock(poses[2 * b + 1], body.get(), "rotation", 9, label + "/rotation");
+      if (std::string e =
+              createBlock(poses[2 * b + 1], body.get(), "rotation", 9, label + "/rotation");
           !e.empty()) {
         return e;
       }

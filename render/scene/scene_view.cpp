@@ -200,13 +200,21 @@ void SceneView::setGhostPoses(std::span<const Pose> poses) {
   }
 }
 
-void SceneView::clearGhost() { d->clearGhost(); }
+void SceneView::clearGhost() {
+  d->clearGhost();
+}
 
-bool SceneView::hasGhost() const { return d->ghost.size() > 0; }
+bool SceneView::hasGhost() const {
+  return d->ghost.size() > 0;
+}
 
-std::optional<Pose> SceneView::bodyPose(std::size_t b) const { return d->bodies.pose(b); }
+std::optional<Pose> SceneView::bodyPose(std::size_t b) const {
+  return d->bodies.pose(b);
+}
 
-std::optional<Pose> SceneView::ghostPose(std::size_t b) const { return d->ghost.pose(b); }
+std::optional<Pose> SceneView::ghostPose(std::size_t b) const {
+  return d->ghost.pose(b);
+}
 
 const std::string& SceneView::sceneError() const { return d->problems.text(); }
 
