@@ -16,6 +16,7 @@
 #include "app/desktop/replay_actions.hpp"
 #include "app/desktop/replay_bar.hpp"
 #include "app/desktop/status_message.hpp"
+#include "io/hdf5/h5_support.hpp"
 #include "io/hdf5/run_file_reader.hpp"
 #include "render/scene/scene_view.hpp"
 
@@ -119,7 +120,7 @@ QString snapshotMatches(const MainWindow& w, const RunFile& run, std::size_t row
 }
 
 // The energy plot of a replay draws only the file's values up to the shown row, its extremes
-// among them, ending at the shown row.
+// among them, ending at the shown row; the error plot only the file's energy_rel_error values.
 QString energyPlotMatches(const MainWindow& w, const RunFile& run, std::size_t row) {
   const std::vector<double>& e = *run.trace.column("energy");
   const std::vector<double>& t = *run.trace.column("t");
@@ -145,6 +146,18 @@ QString energyPlotMatches(const MainWindow& w, const RunFile& run, std::size_t r
   }
   if (bits(ts.back()) != bits(t[row]) || bits(ts.front()) != bits(t[0]))
     return QStringLiteral("ends");
+  // The energy error is the file's energy_rel_error column, bit for bit.
+  std::set<std::uint64_t> errors;
+  const std::vector<double>& rel = *run.trace.column("energy_rel_error");
+  for (std::size_t r = 0; r <= row; ++r) errors.insert(bits(rel[r]));
+  const std::vector<double> err =
+      w.plots()->plottedValues(PlotPanel::Error, QStringLiteral("energy error"));
+  if (err.empty()) return QStringLiteral("no error curve");
+  for (double v : err) {
+    if (!errors.count(bits(v))) {
+      return QStringLiteral("plotted error %1 is no row's").arg(v, 0, 'g', 17);
+    }
+  }
   return {};
 }
 
@@ -345,6 +358,18 @@ class TestGuiReplay : public QObject {
     const QString truncated = dir_.filePath(QStringLiteral("half.h5"));
     const QByteArray whole = readAll(a_);
     QVERIFY(writeFile(truncated, whole.left(whole.size() / 2)));
+    // Poses of two bodies for the one-body ellipse: read, then refused by the worker.
+    const QString twoBodies = dir_.filePath(QStringLiteral("two-bodies.h5"));
+    QVERIFY(QFile::copy(a_, twoBodies));
+    {
+      const hid_t f = H5Fopen(twoBodies.toLocal8Bit().constData(), H5F_ACC_RDWR, H5P_DEFAULT);
+      QVERIFY(f >= 0);
+      QVERIFY(H5Ocopy(f, "poses/0", f, "poses/1", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+      const hid_t poses = H5Gopen2(f, "poses", H5P_DEFAULT);
+      QVERIFY(ricochet::hdf5::detail::writeStrings(poses, "bodies", {"ellipse", "copy"}));
+      H5Gclose(poses);
+      H5Fclose(f);
+    }
     struct Case {
       QString path;
       bool overlay;
@@ -356,6 +381,9 @@ class TestGuiReplay : public QObject {
              "particle.h5 is a run of 'particle-floor', the window shows 'ellipse-floor'")},
         {bad, false, bad + QStringLiteral(": not an HDF5 file")},
         {truncated, false, truncated + QStringLiteral(": ")},
+        {twoBodies, false,
+         QStringLiteral("two-bodies.h5: poses of 2 bodies recorded, the scene of 'ellipse-floor' "
+                        "has 1")},
     };
     for (const Case& c : cases) {
       const auto generation = w->currentRun()->generation;

@@ -526,17 +526,9 @@ void MainWindow::onRejected(quint64 requestId, const QString& message) {
       }
       break;
     }
-    case RequestKind::Replay: {
-      statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
-      auto* box = new QMessageBox(QMessageBox::Warning, tr("Run refused"),
-                                  tr("The run file was not used; the current run goes on "
-                                     "unchanged.\n\n%1")
-                                      .arg(message),
-                                  QMessageBox::Ok, this);
-      box->setAttribute(Qt::WA_DeleteOnClose);
-      box->open();
+    case RequestKind::Replay:  // a run file the worker cannot play: one box, as for a bad file
+      replay_->refuse(tr("Run refused"), message);
       break;
-    }
     case RequestKind::File: {
       const QString text = tr("Could not open the scenario %1:\n%2").arg(request.label, message);
       statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);

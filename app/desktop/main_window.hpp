@@ -6,6 +6,8 @@
 // Data flow is one way: editor edits -> candidate Scenario -> WorkerHost (the worker thread
 // creates and validates the Simulation, answers started() or rejected()) -> Snapshots (~60 Hz)
 // -> 3-D view, plots, status bar. The GUI thread never integrates and never waits for the worker.
+// A recorded run (File > Open Run..., ReplayActions) takes the same path: the worker plays the
+// file's rows instead of integrating (WorkerHost::startRecorded), and RunInfo says it is a replay.
 
 #include "app/desktop/run_data.hpp"
 #include "core/model/system.hpp"

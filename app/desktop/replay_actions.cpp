@@ -61,7 +61,7 @@ struct ReplayActions::Loaded {
 
 ReplayActions::ReplayActions(MainWindow* window, QMenu* fileMenu, ReplayBar* bar)
     : QObject(window), window_(window), bar_(bar) {
-  open_ = new QAction(tr("Open &Run..."), this);
+  open_ = new QAction(tr("Open R&un..."), this);
   open_->setObjectName(QStringLiteral("openRunAction"));
   open_->setToolTip(
       tr("Replay an HDF5 run file (ricochet-cli run --h5, File > Export HDF5 "

@@ -49,6 +49,9 @@ class ReplayActions : public QObject {
   /// Reads `path` in the background, then overlays it on the shown run (or refuses it).
   void overlayRun(const QString& path);
   void removeOverlay();
+  /// Says that a run file was not used: `message` (naming the file) in a box titled `title` and in
+  /// the status bar; refused(message).
+  void refuse(const QString& title, const QString& message);
 
   QAction* openRunAction() const { return open_; }
   QAction* overlayRunAction() const { return overlay_; }
@@ -75,7 +78,6 @@ class ReplayActions : public QObject {
   void showDialog(bool overlay);
   void load(const QString& path, bool overlay);
   void onLoaded(const Loaded& loaded);
-  void refuse(const QString& title, const QString& message);
   void onRunStarted();
   void onSnapshot();
   void applyGhost();

@@ -274,7 +274,9 @@ void SimulationWorker::scheduleTick(int ms) { timer_->start(std::max(ms, 0)); }
 void SimulationWorker::record() {
   const EnergySplit e = sim_->energy();
   sim_->sample(columnValues_);
-  lastError_ = (e.total() - energyInitial_) * errorScale_;
+  // A replay shows the recorded error (the CLI's division), a live run its own.
+  lastError_ =
+      recorded_ ? recorded_->energyRelError() : (e.total() - energyInitial_) * errorScale_;
   for (std::size_t i = 0; i < seriesColumn_.size(); ++i) {
     const int c = seriesColumn_[i];
     double v;
@@ -524,7 +526,13 @@ void WorkerHost::startRecorded(std::shared_ptr<const hdf5::RunFile> run, const Q
   });
 }
 void WorkerHost::seek(double t) {
-  post([t](SimulationWorker& w) { w.seek(t); });
+  // A dragged slider asks many times while one seek runs: only the latest target is sought.
+  seekTarget_->store(t, std::memory_order_relaxed);
+  if (seekPending_->exchange(true)) return;
+  post([target = seekTarget_, pending = seekPending_](SimulationWorker& w) {
+    pending->exchange(false);  // acquires the target stored before the last seek()
+    w.seek(target->load(std::memory_order_relaxed));
+  });
 }
 void WorkerHost::play() { post([](SimulationWorker& w) { w.play(); }); }
 void WorkerHost::pause() { post([](SimulationWorker& w) { w.pause(); }); }

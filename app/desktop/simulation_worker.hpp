@@ -185,6 +185,9 @@ class WorkerHost : public QObject {
  private:
   void post(std::function<void(SimulationWorker&)> call);
   std::shared_ptr<std::atomic<bool>> busy_;
+  // seek(): the latest target, and whether a seek call is queued for the worker already.
+  std::shared_ptr<std::atomic<double>> seekTarget_ = std::make_shared<std::atomic<double>>(0.0);
+  std::shared_ptr<std::atomic<bool>> seekPending_ = std::make_shared<std::atomic<bool>>(false);
   QThread thread_;
   SimulationWorker* worker_ = nullptr;  // lives in thread_, deleted there
 };

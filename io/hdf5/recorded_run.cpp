@@ -39,6 +39,7 @@ RecordedRun::RecordedRun(std::shared_ptr<const RunFile> run) : run_(std::move(ru
   kinetic_ = trace.column("kinetic");
   potential_ = trace.column("potential");
   impacts_ = trace.column("impacts");
+  error_ = trace.column("energy_rel_error");
   for (std::size_t c = std::min(kRequired, trace.names.size()); c < trace.names.size(); ++c) {
     columns_.push_back(trace.names[c]);
     columnData_.push_back(&trace.columns[c]);
@@ -99,6 +100,10 @@ AdvanceResult RecordedRun::advance(std::int64_t maxSteps, ImpactSink* sink) {
 EnergySplit RecordedRun::energy() const {
   if (row_ >= rows_ || !kinetic_ || !potential_) return {kNaN, kNaN};
   return {(*kinetic_)[row_], (*potential_)[row_]};
+}
+
+double RecordedRun::energyRelError() const {
+  return error_ && row_ < rows_ ? (*error_)[row_] : kNaN;
 }
 
 double RecordedRun::minGap() const {

@@ -46,6 +46,9 @@ class RecordedRun final : public Simulation {
   void sample(std::span<double> out) const override;
   void poses(std::span<Pose> out) const override;
 
+  /// The row's recorded energy_rel_error (the CLI's (E - E0)/scale, bit for bit).
+  double energyRelError() const;
+
   const RunFile& file() const { return *run_; }
   const std::shared_ptr<const RunFile>& shared() const { return run_; }
   std::size_t rows() const { return rows_; }
@@ -62,7 +65,7 @@ class RecordedRun final : public Simulation {
   std::vector<std::string> columns_;  // the trace's system columns (after the required ones)
   std::vector<const std::vector<double>*> columnData_;
   const std::vector<double>*step_ = nullptr, *t_ = nullptr, *kinetic_ = nullptr,
-        *potential_ = nullptr, *impacts_ = nullptr;
+        *potential_ = nullptr, *impacts_ = nullptr, *error_ = nullptr;
   std::size_t rows_ = 0;
   std::size_t row_ = 0;
   std::size_t nextImpact_ = 0;  // the first impact not yet reported
