@@ -34,4 +34,11 @@ if(RICOCHET_BUILD_GUI)
     LABELS gui LIBS ricochet_desktop ricochet_hdf5 TIMEOUT 300)
   add_dependencies(test_gui_export_runfiles ricochet-cli)
   set_tests_properties(test_gui_export_runfiles PROPERTIES RUN_SERIAL TRUE)
+  # File > Open Run... and Overlay Run... with two CLI runs: the replay equals the file's rows,
+  # the slider seeks, the ghost and the dashed curves are the second file's, bad files refused.
+  ricochet_add_test(NAME test_gui_replay
+    SOURCES test_gui_replay.cpp test_gui_export_support.hpp test_gui_support.hpp
+    LABELS gui LIBS ricochet_desktop ricochet_hdf5 hdf5::hdf5 TIMEOUT 300)
+  add_dependencies(test_gui_replay ricochet-cli)
+  set_tests_properties(test_gui_replay PROPERTIES RUN_SERIAL TRUE)
 endif()

@@ -2,7 +2,9 @@
 // trace and impacts CSVs of the same run bit for bit, with the canonical scenario, the version and
 // the integrator as attributes; rows stream in chunks into extendable datasets; the same run gives
 // the same bytes; a failed run keeps its rows up to the failure and says so; bad paths and Ctrl-C
-// leave nothing behind (exit 2 and 130); the reader refuses what is not a run, naming the file.
+// leave nothing behind (exit 2 and 130); the reader refuses what is not a run, naming the file;
+// every body's pose and the impact points are recorded bit for bit, a file without them still
+// reads, and RecordedRun plays a file back row by row.
 //
 // Run by hand: build/bin/test_run_h5 (no display needed).
 
@@ -10,7 +12,9 @@
 
 #include "core/io/scenario_io.hpp"
 #include "core/model/registry.hpp"
+#include "io/hdf5/recorded_run.hpp"
 #include "io/hdf5/run_file_reader.hpp"
+#include "io/hdf5/run_file_writer.hpp"
 
 #include <hdf5.h>
 
@@ -100,6 +104,65 @@ Layout layoutOf(const QString& file, const char* dataset) {
   H5Dclose(d);
   H5Fclose(f);
   return l;
+}
+
+// Records what the writer is given: the simulation's poses at every row and every impact.
+struct PoseRecorder final : io::RecordSink {
+  std::vector<std::vector<Pose>> poses;
+  std::vector<ImpactRecord> impacts;
+  std::size_t bodies = 0;
+  std::string onRow(const Simulation& simulation, const io::TraceRow&) override {
+    poses.emplace_back(bodies);
+    simulation.poses(poses.back());
+    return {};
+  }
+  std::string onImpact(const ImpactRecord& impact, std::string_view) override {
+    impacts.push_back(impact);
+    return {};
+  }
+  std::string commit(const io::RunSummary&) override { return {}; }
+  void discard() override {}
+};
+
+bool samePose(const Pose& a, const Pose& b) {
+  for (int i = 0; i < 3; ++i) {
+    if (!sameBits(a.position[i], b.position[i])) return false;
+    for (int j = 0; j < 3; ++j) {
+      if (!sameBits(a.rotation(i, j), b.rotation(i, j))) return false;
+    }
+  }
+  return true;
+}
+
+bool sameVector(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+  return sameBits(a.x(), b.x()) && sameBits(a.y(), b.y()) && sameBits(a.z(), b.z());
+}
+
+// Writes `scenario` for `steps` steps (every `every`) to `path` through the run driver, with a
+// PoseRecorder beside the file.
+io::RunSummary writeRun(const Scenario& scenario, std::int64_t steps, std::int64_t every,
+                        const std::string& path, PoseRecorder& recorder, std::string& error) {
+  CreateResult created = createSimulation(scenario);
+  if (!created.simulation) {
+    error = created.error;
+    return {};
+  }
+  recorder.bodies = findSystem(scenario.system)->scene(scenario).bodies.size();
+  hdf5::RunFileWriter h5;
+  error = h5.open(path, scenario, created.simulation->columns(), every);
+  if (!error.empty()) return {};
+  io::RunOptions options;
+  options.steps = steps;
+  options.every = every;
+  options.sinks = {&h5, &recorder};
+  return io::runSimulation(*created.simulation, scenario, options);
+}
+
+// Deletes the links `names` of the file (a file written before poses were recorded).
+void deleteLinks(const QString& file, std::initializer_list<const char*> names) {
+  const hid_t f = H5Fopen(file.toLocal8Bit().constData(), H5F_ACC_RDWR, H5P_DEFAULT);
+  for (const char* name : names) H5Ldelete(f, name, H5P_DEFAULT);
+  H5Fclose(f);
 }
 
 }  // namespace
@@ -300,6 +363,139 @@ class TestRunH5 : public QObject {
     QVERIFY2(r.err.contains(QStringLiteral("no file written")), qPrintable(r.err));
     QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("r.h5")});
     QCOMPARE(readAll(h5), QByteArray("previous\n"));
+  }
+
+  // For every system: /poses holds Simulation::poses() at every recorded row and /impact_points
+  // the impacts' contact points, bit for bit, read back by the reader.
+  void posesEqualTheSimulationsForEverySystem() {
+    QTemporaryDir dir;
+    for (const SystemDescription* system : systems()) {
+      const std::string id = system->info().id;
+      const std::string path = dir.filePath(str(id) + QStringLiteral(".h5")).toStdString();
+      PoseRecorder recorder;
+      std::string error;
+      const io::RunSummary summary =
+          writeRun(defaultScenario(*system), 600, 4, path, recorder, error);
+      QVERIFY2(error.empty() && summary.ok(), (id + ": " + error + summary.message).c_str());
+      const hdf5::RunFileResult read = hdf5::readRunFile(path);
+      QVERIFY2(read.ok(), read.error.c_str());
+      const hdf5::RunFile& run = *read.run;
+      QVERIFY(run.hasPoses());
+      const SceneSpec scene = system->scene(defaultScenario(*system));
+      QCOMPARE(run.bodies.size(), scene.bodies.size());
+      for (std::size_t b = 0; b < scene.bodies.size(); ++b)
+        QCOMPARE(run.bodies[b], scene.bodies[b].name);
+      QCOMPARE(recorder.poses.size(), run.trace.rows());
+      QCOMPARE(run.poses.size(), run.trace.rows() * run.bodies.size());
+      for (std::size_t r = 0; r < recorder.poses.size(); ++r) {
+        for (std::size_t b = 0; b < run.bodies.size(); ++b) {
+          QVERIFY2(samePose(run.poses[r * run.bodies.size() + b], recorder.poses[r][b]),
+                   qPrintable(QStringLiteral("%1 row %2 body %3").arg(str(id)).arg(r).arg(b)));
+        }
+      }
+      QCOMPARE(run.impactPoints.size(), recorder.impacts.size());
+      for (std::size_t i = 0; i < recorder.impacts.size(); ++i) {
+        QVERIFY(sameVector(run.impactPoints[i], recorder.impacts[i].contactPoint));
+      }
+      qInfo("%s: poses of %zu bodies at %zu rows, %zu impact points", id.c_str(), run.bodies.size(),
+            run.trace.rows(), run.impactPoints.size());
+    }
+  }
+
+  // A file without /poses and /impact_points (as written before they were recorded) still reads,
+  // and replays its rows: RecordedRun gives every recorded value and NaN poses.
+  void poselessFileStillReadsAndReplays() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("old.h5"));
+    PoseRecorder recorder;
+    std::string error;
+    const Scenario scenario = defaultScenario(*findSystem("ellipse-floor"));
+    QVERIFY(writeRun(scenario, 500, 1, file.toStdString(), recorder, error).ok());
+    deleteLinks(file, {"poses", "impact_points"});
+    const hdf5::RunFileResult read = hdf5::readRunFile(file.toStdString());
+    QVERIFY2(read.ok(), read.error.c_str());
+    QVERIFY(!read.run->hasPoses());
+    QVERIFY(read.run->impactPoints.empty());
+    QCOMPARE(read.run->trace.rows(), std::size_t(501));
+    QCOMPARE(hdf5::RecordedRun::check(*read.run, 1), std::string());
+    hdf5::RecordedRun replay(std::make_shared<const hdf5::RunFile>(*read.run));
+    std::vector<Pose> pose(1);
+    replay.poses(pose);
+    QVERIFY(!pose[0].position.allFinite());
+    // A truncated file (half of it) is refused with the file's name.
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.resize(f.size() / 2));
+    f.close();
+    const std::string truncated = hdf5::readRunFile(file.toStdString()).error;
+    QVERIFY2(str(truncated).startsWith(file + QStringLiteral(": ")), truncated.c_str());
+  }
+
+  // RecordedRun plays the file's rows as steps: the recorded values bit for bit, the impacts of
+  // the steps between two rows with their recorded values and points, poses of the row, the end.
+  void recordedRunPlaysTheRows() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("run.h5")).toStdString();
+    PoseRecorder recorder;
+    std::string error;
+    const Scenario scenario = defaultScenario(*findSystem("ellipse-floor"));
+    QVERIFY(writeRun(scenario, 1000, 7, path, recorder, error).ok());
+    const hdf5::RunFileResult read = hdf5::readRunFile(path);
+    QVERIFY2(read.ok(), read.error.c_str());
+    auto file = std::make_shared<const hdf5::RunFile>(*read.run);
+    QVERIFY(!recorder.impacts.empty());
+    QCOMPARE(hdf5::RecordedRun::check(*file, 2),
+             std::string("poses of 1 bodies recorded, the scene of 'ellipse-floor' has 2"));
+
+    struct Impacts final : ImpactSink {
+      std::vector<ImpactRecord> seen;
+      void onImpact(const ImpactRecord& impact) override { seen.push_back(impact); }
+    } sink;
+    hdf5::RecordedRun replay(file);
+    QCOMPARE(replay.timeStep(), 7 * scenario.integrator.h);
+    QCOMPARE(std::vector<std::string>(replay.columns().begin(), replay.columns().end()),
+             std::vector<std::string>(file->trace.names.begin() + 7, file->trace.names.end()));
+    std::vector<double> values(replay.columns().size());
+    std::vector<Pose> pose(1);
+    const std::vector<double>& impactsColumn = *file->trace.column("impacts");
+    for (std::size_t r = 0; r < file->trace.rows(); ++r) {
+      if (r > 0) {
+        const AdvanceResult a = replay.advance(1, &sink);
+        QVERIFY(a.ok());
+        QCOMPARE(a.stepsTaken, std::int64_t(1));
+      }
+      QCOMPARE(replay.row(), r);
+      QVERIFY(sameBits(replay.time(), (*file->trace.column("t"))[r]));
+      QCOMPARE(double(replay.step()), (*file->trace.column("step"))[r]);
+      QVERIFY(sameBits(replay.energy().total(), (*file->trace.column("energy"))[r]));
+      QCOMPARE(double(replay.impactCount()), impactsColumn[r]);
+      QCOMPARE(double(sink.seen.size()), impactsColumn[r]);  // the impacts up to this row
+      replay.sample(values);
+      for (std::size_t c = 0; c < values.size(); ++c) {
+        QVERIFY(sameBits(values[c], file->trace.columns[7 + c][r]));
+      }
+      replay.poses(pose);
+      QVERIFY(samePose(pose[0], recorder.poses[r][0]));
+    }
+    QVERIFY(replay.atEnd());
+    QCOMPARE(replay.advance(5, &sink).stepsTaken, std::int64_t(0));
+    QCOMPARE(sink.seen.size(), recorder.impacts.size());
+    for (std::size_t i = 0; i < sink.seen.size(); ++i) {
+      const ImpactRecord &a = sink.seen[i], &b = recorder.impacts[i];
+      QVERIFY(a.step == b.step && sameBits(a.t, b.t) && sameBits(a.alpha, b.alpha) &&
+              a.constraint == b.constraint && sameBits(a.energyBefore, b.energyBefore) &&
+              sameBits(a.energyAfter, b.energyAfter) && sameBits(a.impulse, b.impulse) &&
+              a.reflected == b.reflected && sameVector(a.contactPoint, b.contactPoint));
+    }
+    // rowAt: the last row at or before a time.
+    const std::vector<double>& t = *file->trace.column("t");
+    QCOMPARE(replay.rowAt(t[10]), std::size_t(10));
+    QCOMPARE(replay.rowAt(0.5 * (t[10] + t[11])), std::size_t(10));
+    QCOMPARE(replay.rowAt(-1.0), std::size_t(0));
+    QCOMPARE(replay.rowAt(1e9), t.size() - 1);
+    replay.rewind();
+    QCOMPARE(replay.row(), std::size_t(0));
+    QCOMPARE(replay.impactCount(), std::int64_t(0));
   }
 
   // The reader names the file and what is wrong with it.

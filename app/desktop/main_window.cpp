@@ -6,6 +6,8 @@
 #include "app/desktop/number_field.hpp"
 #include "app/desktop/plot_canvas.hpp"
 #include "app/desktop/plot_panel.hpp"
+#include "app/desktop/replay_actions.hpp"
+#include "app/desktop/replay_bar.hpp"
 #include "app/desktop/run_status.hpp"
 #include "app/desktop/scenario_editor.hpp"
 #include "app/desktop/scenario_files.hpp"
@@ -36,6 +38,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+#include <QVBoxLayout>
 #include <QWindow>
 
 #include <vtkCamera.h>
@@ -94,6 +97,7 @@ struct MainWindow::Scene {
   std::string system;                // system of the scene on screen
   std::vector<double> parameters;    // parameters the scene was built from
   std::shared_ptr<const BodyScenario> body;  // the body it was built from (rigid-body)
+  std::size_t bodies = 0;            // bodies drawn (none for a replay without poses)
   // The user's camera across a geometry rebuild: SceneView frames its new scene on the first
   // poses, so the camera is put back right after the first snapshot of the new run.
   vtkSmartPointer<vtkCamera> keptCamera;
@@ -122,8 +126,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   sceneWidget_->renderWindow()->AddRenderer(scene_->renderer);
   scene_->view = std::make_unique<render::SceneView>(scene_->renderer);
   // VtkWidget's own 'r' (reset the camera) is not connected: the window's R (restart the run)
-  // takes the key first, even inside the view. Reset View is Ctrl+0.
-  setCentralWidget(sceneWidget_);
+  // takes the key first, even inside the view. Reset View is Ctrl+0. Under it, the replay bar
+  // (hidden but while a run file is replayed).
+  auto* central = new QWidget(this);
+  auto* centralLayout = new QVBoxLayout(central);
+  centralLayout->setContentsMargins(0, 0, 0, 0);
+  centralLayout->setSpacing(0);
+  centralLayout->addWidget(sceneWidget_, 1);
+  replayBar_ = new ReplayBar(central);
+  centralLayout->addWidget(replayBar_);
+  setCentralWidget(central);
   // Without OpenGL the views paint their own explanation; the simulation and plots data, the
   // editors and the status bar keep working.
   connect(sceneWidget_, &render::VtkWidget::contextFailed, this, [this](const QString& message) {
@@ -187,6 +199,10 @@ QString MainWindow::defaultSystemId() {
 
 vtkRenderer* MainWindow::sceneRenderer() const { return scene_->renderer; }
 
+render::SceneView* MainWindow::sceneView() const {
+  return scene_->view.get();
+}
+
 QLabel* MainWindow::statusField(const QString& name) const {
   return status_->field(name);
 }
@@ -234,6 +250,8 @@ void MainWindow::buildActions() {
   QStyle* st = style();
   QMenu* file = menuBar()->addMenu(tr("&File"));
   fileActions_ = new FileActions(this, file);  // scenario files, presets, exports, File toolbar
+  file->addSeparator();
+  replay_ = new ReplayActions(this, file, replayBar_);  // run files: replay and overlay
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -418,8 +436,10 @@ void MainWindow::onStarted(RunInfoPtr info) {
   if (!sameSystem) {
     scene_->keptCamera = nullptr;
     scene_->view->setScene(info->scene);  // a new system: its default camera
-  } else if (scene_->parameters != s.parameters || !sameBody(scene_->body, s.body)) {
-    // Same system, new geometry: rebuild the actors but keep the user's camera.
+  } else if (scene_->parameters != s.parameters || !sameBody(scene_->body, s.body) ||
+             scene_->bodies != info->scene.bodies.size()) {
+    // Same system, new geometry (or a replay that draws no bodies): rebuild the actors but keep
+    // the user's camera.
     if (!scene_->keptCamera) {
       scene_->keptCamera = vtkSmartPointer<vtkCamera>::New();
       scene_->keptCamera->DeepCopy(scene_->renderer->GetActiveCamera());
@@ -433,9 +453,12 @@ void MainWindow::onStarted(RunInfoPtr info) {
   scene_->system = s.system;
   scene_->parameters = s.parameters;
   scene_->body = s.body;
+  scene_->bodies = info->scene.bodies.size();
 
-  if (run_ && (request.kind == RequestKind::Edit || request.kind == RequestKind::System ||
-               request.kind == RequestKind::File)) {
+  // A replay is no scenario of the user's: not an undo step, not remembered for its system.
+  if (run_ && !info->replay() &&
+      (request.kind == RequestKind::Edit || request.kind == RequestKind::System ||
+       request.kind == RequestKind::File)) {
     const QString what = request.kind == RequestKind::Edit     ? tr("Edit")
                          : request.kind == RequestKind::System ? tr("System")
                                                                : tr("Open %1").arg(request.label);
@@ -454,7 +477,9 @@ void MainWindow::onStarted(RunInfoPtr info) {
     editor_->setScenario(s);
   }
   editor_->runStarted(*info);
-  if (options_.restoreSettings || request.kind != RequestKind::Startup) storeScenario(*settings_, s);
+  if (!info->replay() && (options_.restoreSettings || request.kind != RequestKind::Startup)) {
+    storeScenario(*settings_, s);
+  }
   const SystemInfo& sys = findSystem(s.system)->info();
   // Qt appends " \u2014 Ricochet" (the application's display name) itself.
   setWindowTitle(tr("%1 (%2)").arg(qs(sys.title), qs(sys.source)));
@@ -505,6 +530,9 @@ void MainWindow::onRejected(quint64 requestId, const QString& message) {
       }
       break;
     }
+    case RequestKind::Replay:  // a run file the worker cannot play: one box, as for a bad file
+      replay_->refuse(tr("Run refused"), message);
+      break;
     case RequestKind::File: {
       const QString text = tr("Could not open the scenario %1:\n%2").arg(request.label, message);
       statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
@@ -526,6 +554,7 @@ void MainWindow::onSnapshot(SnapshotPtr s) {
   }
   lastSnapshot_ = s;
   if (!s->failure.isEmpty() && running_ && !s->running) failedWhilePlaying_ = true;
+  if (s->seeked) scene_->view->clearHistory();  // a replay jumped: `path` is the whole trail
   scene_->view->extendTrail(s->path);  // the path since the last snapshot, then its end pose
   scene_->view->setPoses(s->poses, s->t);
   if (scene_->keptCamera) {
@@ -626,6 +655,13 @@ bool MainWindow::openScenarioFile(const QString& path, QString* error) {
 
 void MainWindow::openScenario(const Scenario& scenario, const QString& label, const QString& path) {
   send(scenario, Request{RequestKind::File, nullptr, label, path});
+}
+
+void MainWindow::replayRecording(std::shared_ptr<const hdf5::RunFile> run, const QString& label) {
+  if (!host_ || !run) return;
+  const std::uint64_t id = nextRequest_++;
+  requests_[id] = Request{RequestKind::Replay, nullptr, label};
+  host_->startRecorded(std::move(run), label, id, running_ || failedWhilePlaying_);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

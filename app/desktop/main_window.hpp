@@ -6,6 +6,8 @@
 // Data flow is one way: editor edits -> candidate Scenario -> WorkerHost (the worker thread
 // creates and validates the Simulation, answers started() or rejected()) -> Snapshots (~60 Hz)
 // -> 3-D view, plots, status bar. The GUI thread never integrates and never waits for the worker.
+// A recorded run (File > Open Run..., ReplayActions) takes the same path: the worker plays the
+// file's rows instead of integrating (WorkerHost::startRecorded), and RunInfo says it is a replay.
 
 #include "app/desktop/run_data.hpp"
 #include "core/model/system.hpp"
@@ -35,6 +37,8 @@ namespace ricochet::app {
 class FileActions;
 class FramePacer;
 class PlotPanel;
+class ReplayActions;
+class ReplayBar;
 class RunStatus;
 class ScenarioEditor;
 class ScenarioHistory;
@@ -72,11 +76,19 @@ class MainWindow : public QMainWindow {
   void openScenario(const Scenario& scenario, const QString& label, const QString& path);
   /// Switches to `id` with its last-used (or default) scenario.
   void selectSystem(const QString& id);
+  /// Replays a run file already read (File > Open Run...; ReplayActions reads it): runStarted()
+  /// once the worker plays it, a box and the status bar when it is refused (the shown run goes
+  /// on). `label` names it (the file's name).
+  void replayRecording(std::shared_ptr<const hdf5::RunFile> run, const QString& label);
 
   // Parts, for tests and the benchmark (they drive the real widgets).
   ScenarioEditor* editor() const { return editor_; }
   PlotPanel* plots() const { return plots_; }
   render::VtkWidget* sceneWidget() const { return sceneWidget_; }
+  /// The 3-D view's actors (bodies, ghost, trail) and their read-outs.
+  render::SceneView* sceneView() const;
+  /// File > Open Run..., Overlay Run..., Remove Overlay, and the replay bar under the 3-D view.
+  ReplayActions* replay() const { return replay_; }
   WorkerHost* worker() const { return host_; }
   QAction* playAction() const { return playAction_; }
   QAction* stepAction() const { return stepAction_; }
@@ -115,7 +127,8 @@ class MainWindow : public QMainWindow {
   // Reset: a run the worker restarted by itself (R, or Play after stopping at t_end), with
   // RunInfo::requestId 0; it runs the same scenario again.
   // History: a scenario run again by Undo or Redo (no new undo step).
-  enum class RequestKind { Edit, System, Startup, File, Reset, History };
+  // Replay: a run file played back (replayRecording).
+  enum class RequestKind { Edit, System, Startup, File, Reset, History, Replay };
   struct Request {
     RequestKind kind = RequestKind::Edit;
     QPointer<QWidget> source;
@@ -162,6 +175,8 @@ class MainWindow : public QMainWindow {
   QAction* antialiasAction_ = nullptr;
   QComboBox* speedCombo_ = nullptr;
   FileActions* fileActions_ = nullptr;
+  ReplayActions* replay_ = nullptr;
+  ReplayBar* replayBar_ = nullptr;      // under the 3-D view, while replaying
   ScenarioHistory* history_ = nullptr;  // Edit > Undo/Redo
   RunStatus* status_ = nullptr;
   StatusMessage* message_ = nullptr;

@@ -184,6 +184,40 @@ PlotChart buildChart(const PanelChoice& choice, const ChartContext& c) {
     curves.push_back(std::move(ser));
     ++k;
   }
+  // The overlaid run's curve of each quantity shown, dashed in its colour, up to the shown run's
+  // latest time (the two runs advance together), its own initial value as the Δ view's base.
+  std::vector<PlotSeries> overlays;
+  if (c.overlay) {
+    const OverlayCurves& o = *c.overlay;
+    const double until = s ? std::min(t1, s->t) : t1;
+    int m = 0;
+    for (const QString& name : choice.columns) {
+      if (c.indexOf(name) < 0) continue;
+      const PlotSeries& main = curves[std::size_t(m++)];
+      const int src = o.indexOf(logView ? QStringLiteral("|energy error|") : name);
+      if (src < 0 || std::size_t(src) >= o.plot.y.size()) continue;
+      PlotSeries ser;
+      ser.name = main.name + QStringLiteral(" (overlay)");
+      ser.legendName = overlayLegend(main.name, o);
+      ser.pen = {main.pen.colour, 1.5, true};
+      const double base = deviation ? o.initial[std::size_t(src)] : 0.0;
+      const std::vector<double>& y = o.plot.y[std::size_t(src)];
+      for (std::size_t i = 0; i < y.size() && i < o.plot.t.size(); ++i) {
+        const double ti = o.plot.t[i];
+        if (ti < t0 || ti > until) continue;
+        double v = y[i];
+        if (logView) v = std::log10(std::max(v, kLogFloor));
+        if (deviation) v -= base;
+        ser.t.push_back(ti);
+        ser.y.push_back(v);
+        if (std::isfinite(v)) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+      }
+      overlays.push_back(std::move(ser));
+    }
+  }
   const ValueRange r = valueRange(lo, hi, logView);
   out.yMin = r.lo;
   out.yMax = r.hi;
@@ -228,6 +262,8 @@ PlotChart buildChart(const PanelChoice& choice, const ChartContext& c) {
     if (!marks.t.empty()) out.series.push_back(std::move(marks));
   }
   for (PlotSeries& ser : curves) out.series.push_back(std::move(ser));
+  if (!overlays.empty()) out.legend = true;  // the error panel too: which curve is which
+  for (PlotSeries& ser : overlays) out.series.push_back(std::move(ser));
   return out;
 }
 

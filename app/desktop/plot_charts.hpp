@@ -2,13 +2,16 @@
 // From what a plot panel shows (its kind and quantities) and a snapshot of the run to the chart
 // drawn (PlotChart): series with their pens, the time window, the value range by the
 // minimum-span rule, deviations from the initial value, impact lines, and coinciding series
-// (drawn dashed over each other, one legend entry "a = b").
+// (drawn dashed over each other, one legend entry "a = b"), and an overlaid run's curves (dashed,
+// in the colour of the quantity they repeat, legend "NAME (overlay: integrator, h)").
 
+#include "app/desktop/overlay_curves.hpp"
 #include "app/desktop/plot_figure.hpp"
 #include "app/desktop/run_data.hpp"
 
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -37,6 +40,8 @@ struct ChartContext {
   SnapshotPtr snapshot;   ///< null before the first
   std::optional<std::pair<double, double>> window;  ///< the zoomed time range
   int columns = 800;      ///< plot width, px (impact lines thin out beyond one in eight)
+  /// A second run drawn dashed in the time panels, up to the shown run's latest time; null: none.
+  std::shared_ptr<const OverlayCurves> overlay;
 
   int indexOf(const QString& name) const;
   /// The value of series `k` at the start of the run (NaN when unknown).

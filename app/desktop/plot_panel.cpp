@@ -179,6 +179,15 @@ void PlotPanel::setSnapshot(SnapshotPtr s) {
 
 void PlotPanel::setSnapshot(const Snapshot& s) { setSnapshot(std::make_shared<const Snapshot>(s)); }
 
+void PlotPanel::setOverlay(std::shared_ptr<const OverlayCurves> overlay) {
+  d->context.overlay = std::move(overlay);
+  rebuild();
+}
+
+const std::shared_ptr<const OverlayCurves>& PlotPanel::overlay() const {
+  return d->context.overlay;
+}
+
 void PlotPanel::setLogError(bool log) {
   if (logBox_->isChecked() != log) {
     logBox_->setChecked(log);  // re-enters through toggled

@@ -55,6 +55,11 @@ class PlotPanel : public QWidget {
   void setSnapshot(SnapshotPtr snapshot);
   void setSnapshot(const Snapshot& snapshot);
 
+  /// Draws `overlay` (a second run's curves, null: none) dashed over the time panels, up to the
+  /// shown run's time; kept across runs until replaced.
+  void setOverlay(std::shared_ptr<const OverlayCurves> overlay);
+  const std::shared_ptr<const OverlayCurves>& overlay() const;
+
   /// Error chart in log10 |error| (true) or linear (false).
   void setLogError(bool log);
   bool logError() const;

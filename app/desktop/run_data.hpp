@@ -7,6 +7,7 @@
 #include "core/model/scene.hpp"
 #include "core/model/system.hpp"
 #include "core/trace/minmax_decimator.hpp"
+#include "io/hdf5/run_file.hpp"
 
 #include <QMetaType>
 #include <QString>
@@ -54,6 +55,14 @@ struct RunInfo {
   bool relativeError = true;
   /// Set when the scenario has a body (rigid-body): what it weighs and how it turns.
   std::optional<BodyFigures> body;
+  /// A replay (File > Open Run...): the run file played back without integrating
+  /// (io/hdf5/recorded_run.hpp), and the name it was opened under. Null for a live run.
+  std::shared_ptr<const hdf5::RunFile> recording;
+  QString recordingLabel;
+  /// A replay of a file without poses: `scene` has no bodies (nothing drawn rather than bodies at
+  /// made-up places).
+  bool recordingHasPoses = true;
+  bool replay() const { return recording != nullptr; }
 };
 
 /// An impact to flash in the 3-D view.
@@ -77,6 +86,9 @@ struct Snapshot {
   bool finished = false;  ///< stopped at t_end
   QString failure;        ///< non-empty when the integrator failed (the run is then paused)
   std::vector<Pose> poses;
+  /// A replay jumped to another time (the slider): `path` is the whole trail up to `t`, not the
+  /// path since the previous snapshot, and no impact flashes.
+  bool seeked = false;
   /// Where the tracked body went since the previous snapshot (world positions, m, oldest first),
   /// at most SimulationWorker::kPathSamples of them: samples spread evenly over the steps, then
   /// every one of the last kPathRecent steps. The trail follows the integrated path even when one

@@ -63,19 +63,47 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
     emit rejected(requestId, QString::fromStdString(created.error));
     return;  // the running simulation (if any) is untouched
   }
-  const EnergySplit e0 = created.simulation->energy();
-  if (!std::isfinite(e0.total())) {
-    emit rejected(requestId, QStringLiteral("initial energy is not finite (E0 = %1)")
-                                 .arg(QString::fromStdString(formatNumber(e0.total()))));
-    return;
-  }
-  const SystemDescription* system = findSystem(scenario.system);
-
   auto info = std::make_shared<RunInfo>();
-  info->generation = ++generation_;
   info->requestId = requestId;
   info->scenario = scenario;
-  info->scene = system->scene(scenario);
+  info->scene = findSystem(scenario.system)->scene(scenario);
+  begin(std::move(created.simulation), std::move(info), play);
+}
+
+void SimulationWorker::startRecorded(std::shared_ptr<const hdf5::RunFile> run, const QString& label,
+                                     std::uint64_t requestId, bool play) {
+  const SystemDescription* system = run ? findSystem(run->scenario.system) : nullptr;
+  if (!system) {
+    emit rejected(requestId,
+                  QStringLiteral("%1: unknown system '%2'")
+                      .arg(label, run ? QString::fromStdString(run->system) : QString()));
+    return;
+  }
+  auto info = std::make_shared<RunInfo>();
+  info->requestId = requestId;
+  info->scenario = run->scenario;
+  info->scene = system->scene(run->scenario);
+  if (const std::string e = hdf5::RecordedRun::check(*run, info->scene.bodies.size()); !e.empty()) {
+    emit rejected(requestId, QStringLiteral("%1: %2").arg(label, QString::fromStdString(e)));
+    return;
+  }
+  info->recording = run;
+  info->recordingLabel = label;
+  info->recordingHasPoses = run->hasPoses();
+  if (!run->hasPoses()) info->scene.bodies.clear();  // nothing rather than bodies at made-up places
+  begin(std::make_unique<hdf5::RecordedRun>(std::move(run)), std::move(info), play);
+}
+
+void SimulationWorker::begin(std::unique_ptr<Simulation> sim, std::shared_ptr<RunInfo> info,
+                             bool play) {
+  const EnergySplit e0 = sim->energy();
+  if (!std::isfinite(e0.total())) {
+    emit rejected(info->requestId, QStringLiteral("initial energy is not finite (E0 = %1)")
+                                       .arg(QString::fromStdString(formatNumber(e0.total()))));
+    return;
+  }
+  const SystemDescription* system = findSystem(info->scenario.system);
+  info->generation = ++generation_;
   info->energyInitial = e0.total();
   info->relativeError = e0.total() != 0.0;
   info->body = bodyFiguresOf(scenario, system->info());
@@ -83,7 +111,7 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   // Plotted series: the energy split, extra energies (e.*), the energy error (signed and its
   // magnitude, for the log view), the momentum-like quantities (mom.*), then every other trace
   // column, so that any of them can be plotted from the start of the run.
-  const auto columns = created.simulation->columns();
+  const auto columns = sim->columns();
   seriesColumn_.clear();
   auto add = [&](std::string name, SeriesInfo::Group group, int source) {
     info->series.push_back(SeriesInfo{std::move(name), group});
@@ -107,27 +135,20 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   }
   info->constraints = system->info().constraints;
 
-  sim_ = std::move(created.simulation);
+  sim_ = std::move(sim);
+  recorded_ = info->recording ? static_cast<hdf5::RecordedRun*>(sim_.get()) : nullptr;
   info_ = info;
   energyInitial_ = e0.total();
   errorScale_ = 1.0 / io::energyScale(e0);  // the CLI's energy_rel_error, same denominator
   decimator_ = trace::MinMaxDecimator(int(info->series.size()), kDecimatorBuckets);
   rows_ = StrideRows(int(info->series.size()), kPhaseRows);
   impactRows_ = ImpactRows(int(info->series.size()));
-  rowsChanged_ = impactsChanged_ = true;
   columnValues_.assign(columns.size(), 0.0);
   seriesValues_.assign(info->series.size(), 0.0);
   poses_.assign(info->scene.bodies.size(), Pose{});
   const int bodies = int(info->scene.bodies.size());
   tracked_ = bodies == 0 ? -1 : std::clamp(info->scene.trackedBody, 0, bodies - 1);
-  path_.clear();
-  path_.reserve(kPathHistory);
-  pathStep_.clear();
-  pathStep_.reserve(kPathHistory);
-  recentCount_ = recentNext_ = 0;
-  pathStride_ = pathCountdown_ = 1;
-  markCount_ = markNext_ = 0;
-  marksDropped_ = 0;
+  clearRecords();
   finished_ = false;
   failure_.clear();
   stepsPerSecond_ = 0.0;
@@ -140,14 +161,57 @@ void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, 
   if (running_) scheduleTick(0);
 }
 
+void SimulationWorker::clearRecords() {
+  decimator_.clear();
+  rows_.clear();
+  impactRows_.clear();
+  rowsChanged_ = impactsChanged_ = true;
+  path_.clear();
+  path_.reserve(kPathHistory);
+  pathStep_.clear();
+  pathStep_.reserve(kPathHistory);
+  recentCount_ = recentNext_ = 0;
+  pathStride_ = pathCountdown_ = 1;
+  markCount_ = markNext_ = 0;
+  marksDropped_ = 0;
+}
+
+void SimulationWorker::restart(bool play) {
+  if (info_->recording) {
+    startRecorded(info_->recording, info_->recordingLabel, 0, play);
+  } else {
+    start(info_->scenario, 0, play);
+  }
+}
+
+void SimulationWorker::seek(double t) {
+  if (!recorded_) return;
+  const std::size_t target = recorded_->rowAt(t);
+  const bool playing = running_;
+  recorded_->rewind();
+  clearRecords();
+  finished_ = false;
+  record();
+  trackPath();
+  while (recorded_->row() < target && stepAndRecord()) {
+  }
+  running_ = playing;
+  markCount_ = 0;  // no flashes of every impact passed over
+  marksDropped_ = 0;
+  seeked_ = true;
+  restartClock();
+  emitSnapshot(true);
+  if (running_) scheduleTick(0);
+}
+
 void SimulationWorker::play() {
   if (!sim_) return;
   if (!failure_.isEmpty()) {  // a failed run stays paused on its last good state
     emitSnapshot(true);
     return;
   }
-  if (finished_) {  // play after stopping at t_end starts the run over
-    start(info_->scenario, 0, true);
+  if (finished_) {  // play after stopping at t_end (or a replay's last row) starts over
+    restart(true);
     return;
   }
   running_ = true;
@@ -178,7 +242,7 @@ void SimulationWorker::stepOnce() {
 
 void SimulationWorker::reset() {
   if (!info_) return;
-  start(info_->scenario, 0, running_);
+  restart(running_);
 }
 
 void SimulationWorker::setSpeed(double speed) {
@@ -228,7 +292,9 @@ void SimulationWorker::scheduleTick(int ms) { timer_->start(std::max(ms, 0)); }
 void SimulationWorker::record() {
   const EnergySplit e = sim_->energy();
   sim_->sample(columnValues_);
-  lastError_ = (e.total() - energyInitial_) * errorScale_;
+  // A replay shows the recorded error (the CLI's division), a live run its own.
+  lastError_ =
+      recorded_ ? recorded_->energyRelError() : (e.total() - energyInitial_) * errorScale_;
   for (std::size_t i = 0; i < seriesColumn_.size(); ++i) {
     const int c = seriesColumn_[i];
     double v;
@@ -259,6 +325,11 @@ bool SimulationWorker::stepAndRecord() {
   const AdvanceResult r = sim_->advance(1, this);
   if (!r.ok()) {
     failure_ = QString::fromStdString(failureText(*sim_, r));
+    running_ = false;
+    return false;
+  }
+  if (r.stepsTaken == 0) {  // a replay's last row: the run is over
+    finished_ = true;
     running_ = false;
     return false;
   }
@@ -388,6 +459,8 @@ void SimulationWorker::emitSnapshot(bool forced) {
   s->failure = failure_;
   sim_->poses(poses_);
   s->poses = poses_;
+  s->seeked = seeked_;
+  seeked_ = false;
   // The history up to where the recent ring starts, then the ring (oldest first).
   const std::int64_t recentFirst = sim_->step() - recentCount_ + 1;
   s->path.reserve(path_.size() + std::size_t(recentCount_));
@@ -463,6 +536,21 @@ void WorkerHost::post(std::function<void(SimulationWorker&)> call) {
 
 void WorkerHost::start(const Scenario& scenario, std::uint64_t requestId, bool play) {
   post([scenario, requestId, play](SimulationWorker& w) { w.start(scenario, requestId, play); });
+}
+void WorkerHost::startRecorded(std::shared_ptr<const hdf5::RunFile> run, const QString& label,
+                               std::uint64_t requestId, bool play) {
+  post([run = std::move(run), label, requestId, play](SimulationWorker& w) {
+    w.startRecorded(run, label, requestId, play);
+  });
+}
+void WorkerHost::seek(double t) {
+  // A dragged slider asks many times while one seek runs: only the latest target is sought.
+  seekTarget_->store(t, std::memory_order_relaxed);
+  if (seekPending_->exchange(true)) return;
+  post([target = seekTarget_, pending = seekPending_](SimulationWorker& w) {
+    pending->exchange(false);  // acquires the target stored before the last seek()
+    w.seek(target->load(std::memory_order_relaxed));
+  });
 }
 void WorkerHost::play() { post([](SimulationWorker& w) { w.play(); }); }
 void WorkerHost::pause() { post([](SimulationWorker& w) { w.pause(); }); }

@@ -9,6 +9,8 @@
 #include "core/model/system.hpp"
 #include "core/trace/minmax_decimator.hpp"
 
+#include "io/hdf5/recorded_run.hpp"
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QThread>
@@ -42,6 +44,14 @@ class SimulationWorker : public QObject, private ImpactSink {
   /// generation, started() then a snapshot) and plays if `play`; on failure the running
   /// simulation is untouched and rejected(requestId, message) is emitted.
   void start(const Scenario& scenario, std::uint64_t requestId, bool play);
+  /// Replays a run file read by hdf5::readRunFile (not null) the same way, without integrating:
+  /// one recorded row per step. `label` names it (RunInfo::recordingLabel). Refused (rejected())
+  /// when its system is unknown or its rows do not fit its scene (RecordedRun::check).
+  void startRecorded(std::shared_ptr<const hdf5::RunFile> run, const QString& label,
+                     std::uint64_t requestId, bool play);
+  /// A replay jumps to its last row at or before `t` (s), keeping the play/pause state; the plots
+  /// are fed again from the first row (no integration). Nothing for a live run.
+  void seek(double t);
   void play();
   void pause();
   /// Pauses and advances exactly one step of length h.
@@ -65,6 +75,11 @@ class SimulationWorker : public QObject, private ImpactSink {
 
  private:
   void onImpact(const ImpactRecord& impact) override;
+  // Makes `sim` (at its initial state) the running simulation, described by `info` (scenario,
+  // scene, requestId, recording set): series, decimator, first snapshot.
+  void begin(std::unique_ptr<Simulation> sim, std::shared_ptr<RunInfo> info, bool play);
+  void clearRecords();      // decimator, rows, impacts, trail and marks back to empty
+  void restart(bool play);  // the current run again from its start (reset, play after the end)
   void tick();
   void integrateChunk();
   bool stepAndRecord();  // one step + decimator feed; false on failure (run paused)
@@ -76,6 +91,7 @@ class SimulationWorker : public QObject, private ImpactSink {
 
   std::shared_ptr<std::atomic<bool>> busy_;
   std::unique_ptr<Simulation> sim_;
+  hdf5::RecordedRun* recorded_ = nullptr;  // sim_ when it is a replay
   std::shared_ptr<const RunInfo> info_;
   std::uint64_t generation_ = 0;
   trace::MinMaxDecimator decimator_;
@@ -115,6 +131,7 @@ class SimulationWorker : public QObject, private ImpactSink {
 
   bool running_ = false;
   bool finished_ = false;
+  bool seeked_ = false;  // the next snapshot follows a seek
   bool stopAtEnd_ = false;
   QString failure_;
   double speed_ = 1.0;
@@ -141,6 +158,14 @@ class WorkerHost : public QObject {
   ~WorkerHost() override;  // stops the thread (waits for the current chunk, a few ms)
 
   void start(const Scenario& scenario, std::uint64_t requestId, bool play);
+  /// Replays a run file read by hdf5::readRunFile (not null) the same way, without integrating:
+  /// one recorded row per step. `label` names it (RunInfo::recordingLabel). Refused (rejected())
+  /// when its system is unknown or its rows do not fit its scene (RecordedRun::check).
+  void startRecorded(std::shared_ptr<const hdf5::RunFile> run, const QString& label,
+                     std::uint64_t requestId, bool play);
+  /// A replay jumps to its last row at or before `t` (s), keeping the play/pause state; the plots
+  /// are fed again from the first row (no integration). Nothing for a live run.
+  void seek(double t);
   void play();
   void pause();
   void stepOnce();
@@ -160,6 +185,9 @@ class WorkerHost : public QObject {
  private:
   void post(std::function<void(SimulationWorker&)> call);
   std::shared_ptr<std::atomic<bool>> busy_;
+  // seek(): the latest target, and whether a seek call is queued for the worker already.
+  std::shared_ptr<std::atomic<double>> seekTarget_ = std::make_shared<std::atomic<double>>(0.0);
+  std::shared_ptr<std::atomic<bool>> seekPending_ = std::make_shared<std::atomic<bool>>(false);
   QThread thread_;
   SimulationWorker* worker_ = nullptr;  // lives in thread_, deleted there
 };

@@ -88,6 +88,10 @@ QuietErrors::QuietErrors() {
 }
 
 QuietErrors::~QuietErrors() {
+  // The messages have been read (lastError) where the errors happened. Clearing the stack releases
+  // the error classes its entries hold: a thread that ends with a non-empty stack (a file read on
+  // a pool thread) would otherwise keep them, and HDF5 loops at exit trying to free them.
+  H5Eclear2(H5E_DEFAULT);
   H5Eset_auto2(H5E_DEFAULT, func_, data_);
 }
 

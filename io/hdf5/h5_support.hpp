@@ -35,7 +35,8 @@ class Handle {
   Close close_ = nullptr;
 };
 
-/// While alive, HDF5 does not print its error stacks to stderr on this thread.
+/// While alive, HDF5 does not print its error stacks to stderr on this thread; the stack is
+/// cleared when it goes.
 class QuietErrors {
  public:
   QuietErrors();

@@ -13,6 +13,16 @@
 //   /impacts/<column>      float64[impacts], one per impacts CSV column, except
 //   /impacts/constraint    int32[impacts]: the index of the gap in its attribute `names` (the CSV
 //                          prints the name)
+//   /poses                 attribute `bodies`: the scene's body names, in scene order
+//   /poses/<b>/position    float64[rows,3]: world position of scene body b (0, 1, ...) at each
+//                          trace row, m (Simulation::poses, bit for bit); the group's attribute
+//                          `name` is the body's name
+//   /poses/<b>/rotation    float64[rows,9]: its rotation matrix, row-major (R11 R12 R13 R21 ...)
+//   /impact_points         float64[impacts,3]: where each impact happened (world, m), NaN when
+//                          the system reports no contact point; aligned with /impacts
+//
+// /poses and /impact_points were added after the first files of format_version 1 were written:
+// a file without them still reads (no poses, no impact points), so it replays its plots only.
 //
 // Datasets are chunked (kChunkRows rows), extendable (unlimited maximum size) and compressed
 // (shuffle + deflate), so a run streams its rows to disk without holding the trace. Object
@@ -60,6 +70,15 @@ struct RunFile {
   /// The impacts CSV's columns; `constraint` holds the gap's index into constraintNames.
   RunTable impacts;
   std::vector<std::string> constraintNames;
+  /// The scene body names of /poses; empty when the file has no poses.
+  std::vector<std::string> bodies;
+  /// Poses of every body at every trace row, row-major: poses[row * bodies.size() + body]. Empty
+  /// when the file has no poses.
+  std::vector<Pose> poses;
+  /// /impact_points, aligned with the impacts' rows; empty when the file has none.
+  std::vector<Eigen::Vector3d> impactPoints;
+
+  bool hasPoses() const { return !bodies.empty() && !poses.empty(); }
 };
 
 }  // namespace ricochet::hdf5

@@ -64,6 +64,66 @@ struct Reader {
     }
     return true;
   }
+
+  // A [rows, width] float64 dataset `where` (absolute), row-major into `into`.
+  bool block(hid_t file, const std::string& where, hsize_t rows, hsize_t width,
+             std::vector<double>& into) {
+    Handle dataset(H5Dopen2(file, where.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!dataset.valid()) return failed("no dataset '" + where + "'");
+    Handle space(H5Dget_space(dataset.get()), H5Sclose);
+    hsize_t dims[2] = {0, 0};
+    if (!space.valid() || H5Sget_simple_extent_ndims(space.get()) != 2 ||
+        H5Sget_simple_extent_dims(space.get(), dims, nullptr) != 2 || dims[1] != width) {
+      return failed("dataset '" + where + "' is not a [rows, " + std::to_string(width) + "] table");
+    }
+    if (dims[0] != rows) {
+      return failed("dataset '" + where + "' has " + std::to_string(dims[0]) + " rows, expected " +
+                    std::to_string(rows));
+    }
+    into.resize(rows * width);
+    if (rows > 0 &&
+        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, into.data()) < 0) {
+      return failed("cannot read dataset '" + where + "': " + detail::lastError());
+    }
+    return true;
+  }
+
+  // /poses and /impact_points, when the file has them (layout: run_file.hpp).
+  bool poses(hid_t file, RunFile& run) {
+    if (H5Lexists(file, "poses", H5P_DEFAULT) > 0) {
+      Handle group(H5Gopen2(file, "poses", H5P_DEFAULT), H5Gclose);
+      auto names = group.valid() ? detail::readStrings(group.get(), "bodies") : std::nullopt;
+      if (!names) return failed("no attribute '/poses/bodies'");
+      const std::size_t rows = run.trace.rows(), bodies = names->size();
+      run.poses.resize(rows * bodies);
+      std::vector<double> position, rotation;
+      for (std::size_t b = 0; b < bodies; ++b) {
+        const std::string where = "/poses/" + std::to_string(b);
+        if (!block(file, where + "/position", rows, 3, position) ||
+            !block(file, where + "/rotation", rows, 9, rotation)) {
+          return false;
+        }
+        for (std::size_t r = 0; r < rows; ++r) {
+          Pose& pose = run.poses[r * bodies + b];
+          pose.position = Eigen::Map<const Eigen::Vector3d>(position.data() + 3 * r);
+          for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j)
+              pose.rotation(i, j) = rotation[9 * r + 3 * std::size_t(i) + std::size_t(j)];
+          }
+        }
+      }
+      run.bodies = std::move(*names);
+    }
+    if (H5Lexists(file, "impact_points", H5P_DEFAULT) > 0) {
+      std::vector<double> points;
+      if (!block(file, "/impact_points", run.impacts.rows(), 3, points)) return false;
+      run.impactPoints.resize(run.impacts.rows());
+      for (std::size_t i = 0; i < run.impactPoints.size(); ++i) {
+        run.impactPoints[i] = Eigen::Map<const Eigen::Vector3d>(points.data() + 3 * i);
+      }
+    }
+    return true;
+  }
 };
 
 }  // namespace
@@ -133,7 +193,8 @@ RunFileResult readRunFile(const std::filesystem::path& path) {
     }
     run.scenario = std::move(*scenario.scenario);
   }
-  ok = ok && r.table(root, "trace", run.trace) && r.table(root, "impacts", run.impacts);
+  ok = ok && r.table(root, "trace", run.trace) && r.table(root, "impacts", run.impacts) &&
+       r.poses(root, run);
   if (ok) {
     Handle constraint(H5Dopen2(root, "impacts/constraint", H5P_DEFAULT), H5Dclose);
     auto names = constraint.valid() ? detail::readStrings(constraint.get(), "names") : std::nullopt;

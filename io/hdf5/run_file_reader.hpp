@@ -1,6 +1,6 @@
 #pragma once
-// Reads a whole run file (layout: run_file.hpp) back into columns, impacts and the scenario: for
-// replaying a run without integrating it, and for checking a file against its CSVs.
+// Reads a whole run file (layout: run_file.hpp) back into columns, impacts, poses and the
+// scenario: for replaying a run without integrating it, and for checking a file against its CSVs.
 
 #include "io/hdf5/run_file.hpp"
 

@@ -31,8 +31,37 @@ struct Table {
   hsize_t written = 0;
 };
 
+// A two-dimensional dataset [rows, width] (a pose block, the impact points), buffered like a
+// Table's columns and flushed with them.
+struct Block {
+  Handle dataset;
+  hsize_t width = 0;
+  std::vector<double> pending;  // row-major, whole rows
+  hsize_t written = 0;
+};
+
 Handle creationList(hid_t cls) {
   return Handle(H5Pcreate(cls), H5Pclose);
+}
+
+// Chunked, compressed and untimed, as every dataset of the file.
+Handle datasetCreationList(hsize_t rank, const hsize_t* chunk) {
+  Handle dcpl = creationList(H5P_DATASET_CREATE);
+  if (!dcpl.valid() || H5Pset_chunk(dcpl.get(), int(rank), chunk) < 0 ||
+      H5Pset_shuffle(dcpl.get()) < 0 || H5Pset_deflate(dcpl.get(), kDeflateLevel) < 0 ||
+      H5Pset_obj_track_times(dcpl.get(), false) < 0) {
+    return Handle();
+  }
+  return dcpl;
+}
+
+Handle groupCreationList() {
+  Handle gcpl = creationList(H5P_GROUP_CREATE);
+  if (!gcpl.valid() || H5Pset_obj_track_times(gcpl.get(), false) < 0 ||
+      H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0) {
+    return Handle();
+  }
+  return gcpl;
 }
 
 }  // namespace
@@ -43,6 +72,9 @@ struct RunFileWriter::Impl {
   Handle file;
   Table trace, impacts;
   std::size_t systemColumns = 0;
+  std::vector<Block> poses;   // per scene body: position [rows,3], rotation [rows,9]
+  Block impactPoints;         // [impacts,3]
+  std::vector<Pose> scratch;  // Simulation::poses() of the row being written
 
   std::string fail(const std::string& what) const {
     const std::string detail = detail::lastError();
@@ -52,23 +84,16 @@ struct RunFileWriter::Impl {
 
   std::string createTable(Table& table, const char* name, const std::vector<std::string>& names,
                           const std::string& indexColumn) {
-    Handle gcpl = creationList(H5P_GROUP_CREATE);
-    if (!gcpl.valid() || H5Pset_obj_track_times(gcpl.get(), false) < 0 ||
-        H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0) {
-      return fail("cannot set up the group '" + std::string(name) + "'");
-    }
+    Handle gcpl = groupCreationList();
+    if (!gcpl.valid()) return fail("cannot set up the group '" + std::string(name) + "'");
     table.group =
         Handle(H5Gcreate2(file.get(), name, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose);
     if (!table.group.valid() || !detail::writeStrings(table.group.get(), "columns", names)) {
       return fail("cannot create the group '" + std::string(name) + "'");
     }
-    Handle dcpl = creationList(H5P_DATASET_CREATE);
     const hsize_t chunk = kChunkRows;
-    if (!dcpl.valid() || H5Pset_chunk(dcpl.get(), 1, &chunk) < 0 ||
-        H5Pset_shuffle(dcpl.get()) < 0 || H5Pset_deflate(dcpl.get(), kDeflateLevel) < 0 ||
-        H5Pset_obj_track_times(dcpl.get(), false) < 0) {
-      return fail("cannot set up chunked, compressed datasets");
-    }
+    Handle dcpl = datasetCreationList(1, &chunk);
+    if (!dcpl.valid()) return fail("cannot set up chunked, compressed datasets");
     const hsize_t empty = 0, unlimited = H5S_UNLIMITED;
     Handle space(H5Screate_simple(1, &empty, &unlimited), H5Sclose);
     for (const std::string& column : names) {
@@ -118,7 +143,98 @@ struct RunFileWriter::Impl {
     return {};
   }
 
+  // An empty, extendable [0, width] dataset `name` in `where`.
+  std::string createBlock(Block& block, hid_t where, const char* name, hsize_t width,
+                          const std::string& label) {
+    const hsize_t chunk[2] = {kChunkRows, width};
+    Handle dcpl = datasetCreationList(2, chunk);
+    const hsize_t empty[2] = {0, width}, unlimited[2] = {H5S_UNLIMITED, width};
+    Handle space(H5Screate_simple(2, empty, unlimited), H5Sclose);
+    if (dcpl.valid() && space.valid()) {
+      block.dataset = Handle(H5Dcreate2(where, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                        dcpl.get(), H5P_DEFAULT),
+                             H5Dclose);
+    }
+    if (!block.dataset.valid()) return fail("cannot create the dataset '" + label + "'");
+    block.width = width;
+    block.pending.reserve(kChunkRows * width);
+    return {};
+  }
+
+  // The poses of every scene body: /poses/<index>/position and /rotation, the body's name as the
+  // group's attribute `name`; and /impact_points.
+  std::string createPoses(const SceneSpec& scene) {
+    Handle gcpl = groupCreationList();
+    Handle group;
+    if (gcpl.valid()) {
+      group =
+          Handle(H5Gcreate2(file.get(), "poses", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose);
+    }
+    std::vector<std::string> names;
+    for (const BodySpec& body : scene.bodies) names.push_back(body.name);
+    if (!group.valid() || !detail::writeStrings(group.get(), "bodies", names)) {
+      return fail("cannot create the group '/poses'");
+    }
+    poses.resize(2 * scene.bodies.size());
+    for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+      const std::string index = std::to_string(b), label = "/poses/" + index;
+      Handle body(H5Gcreate2(group.get(), index.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
+                  H5Gclose);
+      if (!body.valid() || !detail::writeString(body.get(), "name", scene.bodies[b].name)) {
+        return fail("cannot create the group '" + label + "'");
+      }
+      if (std::string e = createBlock(poses[2 * b], body.get(), "position", 3, label + "/position");
+          !e.empty()) {
+        return e;
+      }
+      if (std::string e =
+              createBlock(poses[2 * b + 1], body.get(), "rotation", 9, label + "/rotation");
+          !e.empty()) {
+        return e;
+      }
+    }
+    scratch.assign(scene.bodies.size(), Pose{});
+    return createBlock(impactPoints, file.get(), "impact_points", 3, "/impact_points");
+  }
+
+  std::string flush(Block& block) {
+    if (block.pending.empty()) return {};
+    const hsize_t count[2] = {block.pending.size() / block.width, block.width};
+    const hsize_t size[2] = {block.written + count[0], block.width};
+    const hsize_t start[2] = {block.written, 0};
+    Handle memory(H5Screate_simple(2, count, nullptr), H5Sclose);
+    if (H5Dset_extent(block.dataset.get(), size) < 0) return fail("cannot extend a dataset");
+    Handle space(H5Dget_space(block.dataset.get()), H5Sclose);
+    if (!space.valid() ||
+        H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0) {
+      return fail("cannot select rows");
+    }
+    if (H5Dwrite(block.dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT,
+                 block.pending.data()) < 0) {
+      return fail("write failed");
+    }
+    block.pending.clear();
+    block.written = size[0];
+    return {};
+  }
+
+  std::string flushTrace() {
+    std::string error = flush(trace);
+    for (Block& b : poses) {
+      if (error.empty()) error = flush(b);
+    }
+    return error;
+  }
+
+  std::string flushImpacts() {
+    std::string error = flush(impacts);
+    if (error.empty()) error = flush(impactPoints);
+    return error;
+  }
+
   void close() {
+    poses.clear();
+    impactPoints = Block();
     for (Table* t : {&trace, &impacts}) {
       t->columns.clear();
       t->group.close();
@@ -184,6 +300,7 @@ std::string RunFileWriter::open(const std::filesystem::path& path, const Scenari
                                                std::end(io::kImpactColumns));
     error = d->createTable(d->trace, "trace", traceNames, std::string());
     if (error.empty()) error = d->createTable(d->impacts, "impacts", impactNames, "constraint");
+    if (error.empty()) error = d->createPoses(system->scene(scenario));
   }
   if (error.empty()) {
     static_assert(std::string_view(io::kImpactColumns[3]) == "constraint");
@@ -200,7 +317,7 @@ std::string RunFileWriter::open(const std::filesystem::path& path, const Scenari
   return {};
 }
 
-std::string RunFileWriter::onRow(const Simulation&, const io::TraceRow& row) {
+std::string RunFileWriter::onRow(const Simulation& simulation, const io::TraceRow& row) {
   if (!isOpen()) return d->path.string() + ": row for a file that is not open";
   if (row.columns.size() != d->systemColumns) {
     return d->path.string() + ": a row has " + std::to_string(row.columns.size()) +
@@ -215,9 +332,19 @@ std::string RunFileWriter::onRow(const Simulation&, const io::TraceRow& row) {
   c[5].pending.push_back(row.energyRelError);
   c[6].pending.push_back(static_cast<double>(row.impacts));
   for (std::size_t k = 0; k < row.columns.size(); ++k) c[7 + k].pending.push_back(row.columns[k]);
+  simulation.poses(d->scratch);
+  for (std::size_t b = 0; b < d->scratch.size(); ++b) {
+    const Pose& pose = d->scratch[b];
+    std::vector<double>& position = d->poses[2 * b].pending;
+    std::vector<double>& rotation = d->poses[2 * b + 1].pending;
+    position.insert(position.end(), pose.position.data(), pose.position.data() + 3);
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) rotation.push_back(pose.rotation(i, j));  // row-major
+    }
+  }
   if (c[0].pending.size() < kChunkRows) return {};
   const detail::QuietErrors quiet;
-  return d->flush(d->trace);
+  return d->flushTrace();
 }
 
 std::string RunFileWriter::onImpact(const ImpactRecord& impact, std::string_view) {
@@ -231,16 +358,18 @@ std::string RunFileWriter::onImpact(const ImpactRecord& impact, std::string_view
   c[5].pending.push_back(impact.energyAfter);
   c[6].pending.push_back(impact.impulse);
   c[7].pending.push_back(impact.reflected ? 1.0 : 0.0);
+  const Eigen::Vector3d& point = impact.contactPoint;
+  d->impactPoints.pending.insert(d->impactPoints.pending.end(), point.data(), point.data() + 3);
   if (c[0].pending.size() < kChunkRows) return {};
   const detail::QuietErrors quiet;
-  return d->flush(d->impacts);
+  return d->flushImpacts();
 }
 
 std::string RunFileWriter::commit(const io::RunSummary& summary) {
   if (!isOpen()) return d->path.string() + ": commit of a file that is not open";
   const detail::QuietErrors quiet;
-  std::string error = d->flush(d->trace);
-  if (error.empty()) error = d->flush(d->impacts);
+  std::string error = d->flushTrace();
+  if (error.empty()) error = d->flushImpacts();
   if (error.empty()) {
     const hid_t root = d->file.get();
     const bool ok = detail::writeInt64(root, "steps", summary.steps) &&
@@ -254,6 +383,8 @@ std::string RunFileWriter::commit(const io::RunSummary& summary) {
       t->columns.clear();
       t->group.close();
     }
+    d->poses.clear();
+    d->impactPoints = Block();
     if (!d->file.close()) error = d->fail("cannot finish the HDF5 file");
   }
   if (error.empty()) error = d->reservation.commit();

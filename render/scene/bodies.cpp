@@ -9,6 +9,8 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 
+#include <Eigen/LU>
+
 #include <algorithm>
 #include <cmath>
 
@@ -223,6 +225,7 @@ void Bodies::build(const BodySpec& body, int index, double L, PropList& props, P
     if (edgeData) {
       vtkSmartPointer<vtkActor> edges = makeActor(edgeData);
       lineMaterial(edges->GetProperty(), 0.55 * color, 2.0);
+      if (faint) edges->GetProperty()->SetOpacity(std::max(0.05, double(part.opacity)));
       edges->SetUserMatrix(p.matrix);
       props.add(edges);
     }
@@ -251,6 +254,20 @@ void Bodies::build(const BodySpec& body, int index, double L, PropList& props, P
 void Bodies::place(std::size_t b, const Pose& pose) {
   const Eigen::Matrix4d body = toMatrix(pose);
   for (Part& part : bodies_[b]) setMatrix(part.matrix, body * part.offset);
+}
+
+std::optional<Pose> Bodies::pose(std::size_t b) const {
+  if (b >= bodies_.size() || bodies_[b].empty()) return std::nullopt;
+  const Part& part = bodies_[b].front();
+  Eigen::Matrix4d drawn;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) drawn(i, j) = part.matrix->GetElement(i, j);
+  }
+  const Eigen::Matrix4d body = drawn * part.offset.inverse();
+  Pose p;
+  p.position = body.block<3, 1>(0, 3);
+  p.rotation = body.block<3, 3>(0, 0);
+  return p;
 }
 
 }  // namespace ricochet::render::detail

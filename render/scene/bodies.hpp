@@ -7,6 +7,7 @@
 #include "render/scene/scene_support.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ class Bodies {
   std::size_t size() const { return bodies_.size(); }
   /// Moves body `b` (< size()) to `pose` (finite).
   void place(std::size_t b, const Pose& pose);
+  /// Where body `b` is drawn, read back from its first drawn part's actor matrix (that matrix
+  /// times the inverse of the part's offset); nullopt when it has no drawn part.
+  std::optional<Pose> pose(std::size_t b) const;
 
  private:
   struct Part {

@@ -42,6 +42,9 @@ struct SceneView::Impl {
   Shadows shadows;
   Trail trail;
   ImpactMarks marks;
+  PropList ghostProps;  // the ghost's actors, after (over) everything else
+  Bodies ghost;
+  Problems ghostProblems;  // not reported: the ghost's scene is the shown one's system
 
   bool follow = false;
   bool haveTracked = false;
@@ -49,9 +52,16 @@ struct SceneView::Impl {
   Eigen::Vector3d tracked = Eigen::Vector3d::Zero();
   double lastTime = -std::numeric_limits<double>::infinity();
 
-  explicit Impl(vtkRenderer* r) : renderer(r), lighting(r), passes(r), camera(r), props(r) {}
+  explicit Impl(vtkRenderer* r)
+      : renderer(r), lighting(r), passes(r), camera(r), props(r), ghostProps(r) {}
+
+  void clearGhost() {
+    ghostProps.clear();
+    ghost.clear();
+  }
 
   void clearActors() {
+    clearGhost();
     props.clear();
     bodies.clear();
     ground.clear();
@@ -165,6 +175,46 @@ void SceneView::setFollow(bool follow) { d->follow = follow; }
 bool SceneView::follow() const { return d->follow; }
 
 void SceneView::setTrailVisible(bool visible) { d->trail.setVisible(visible); }
+
+void SceneView::setGhost(const SceneSpec& scene) {
+  d->clearGhost();
+  d->ghostProblems.clear();
+  // One cool tint for every part, whatever the bodies' own colours: the ghost reads as "the other
+  // run" at a glance.
+  constexpr Rgb kTint{0.30f, 0.55f, 0.95f};
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    BodySpec body = scene.bodies[i];
+    for (BodyPart& part : body.parts) {
+      part.color = kTint;
+      part.opacity = std::min(part.opacity, kGhostOpacity);
+      part.showAxes = false;
+    }
+    d->ghost.build(body, static_cast<int>(i), d->L, d->ghostProps, d->ghostProblems);
+  }
+}
+
+void SceneView::setGhostPoses(std::span<const Pose> poses) {
+  const std::size_t n = std::min(poses.size(), d->ghost.size());
+  for (std::size_t b = 0; b < n; ++b) {
+    if (validPose(poses[b])) d->ghost.place(b, poses[b]);
+  }
+}
+
+void SceneView::clearGhost() {
+  d->clearGhost();
+}
+
+bool SceneView::hasGhost() const {
+  return d->ghost.size() > 0;
+}
+
+std::optional<Pose> SceneView::bodyPose(std::size_t b) const {
+  return d->bodies.pose(b);
+}
+
+std::optional<Pose> SceneView::ghostPose(std::size_t b) const {
+  return d->ghost.pose(b);
+}
 
 const std::string& SceneView::sceneError() const { return d->problems.text(); }
 

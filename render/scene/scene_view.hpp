@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -43,6 +44,22 @@ class SceneView {
   void setFollow(bool follow);
   bool follow() const;
   void setTrailVisible(bool visible);
+  /// Where body `b` is drawn, read back from its actor (nullopt without that body).
+  std::optional<Pose> bodyPose(std::size_t b) const;
+
+  /// A ghost: the bodies of `scene` drawn translucent (kGhostOpacity) in one tint over the scene,
+  /// e.g. a second run of the same system overlaid on the one shown. It has no trail, impact
+  /// marks or shadow; its poses come from setGhostPoses() only. Replaces any earlier ghost; the
+  /// obstacles of `scene` are not drawn. setScene() removes it (call setGhost() again).
+  void setGhost(const SceneSpec& scene);
+  /// Moves the ghost's bodies (one pose per ghost body; non-finite poses keep the last one).
+  void setGhostPoses(std::span<const Pose> poses);
+  void clearGhost();
+  bool hasGhost() const;
+  /// Where ghost body `b` is drawn, read back from its actor (nullopt without that body).
+  std::optional<Pose> ghostPose(std::size_t b) const;
+  static constexpr float kGhostOpacity = 0.35f;
+
   /// What setScene() could not draw, one clause per skipped element naming the offending value
   /// (e.g. "body 'star' part 0: prism depth = -1 m is not > 0 (not drawn)"); empty when all is
   /// drawn. Bad input never crashes the view: bad parts are left out, bad poses keep the last one.
