@@ -67,10 +67,8 @@ bool nearPose(const Pose& a, const Pose& b) {
 
 // ricochet-cli with `args`: empty on success, else what went wrong.
 QString cliError(const QStringList& args) {
-  const Run r = runCli(args, 120000);
-  return r.exitCode == 0
-             ? QString()
-             : QStringLiteral("ricochet-cli %1: %2").arg(args.join(' '), QString::fromUtf8(r.err));
+  const Result r = cli(args);
+  return r.exitCode == 0 ? QString() : QStringLiteral("ricochet-cli %1: %2").arg(args.join(' '), r.err);
 }
 
 RunFile readRun(const QString& path) {

@@ -106,7 +106,7 @@ void SimulationWorker::begin(std::unique_ptr<Simulation> sim, std::shared_ptr<Ru
   info->generation = ++generation_;
   info->energyInitial = e0.total();
   info->relativeError = e0.total() != 0.0;
-  info->body = bodyFiguresOf(scenario, system->info());
+  info->body = bodyFiguresOf(info->scenario, system->info());
 
   // Plotted series: the energy split, extra energies (e.*), the energy error (signed and its
   // magnitude, for the log view), the momentum-like quantities (mom.*), then every other trace
