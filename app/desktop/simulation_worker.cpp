@@ -2,7 +2,7 @@
 
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
-#include "core/se3/rigid_body.hpp"
+#include "core/se3/rigid_body_system.hpp"
 
 #include <QMetaObject>
 #include <QTimer>
@@ -29,17 +29,10 @@ enum Computed { kTotal = -1, kKinetic = -2, kPotential = -3, kError = -4, kAbsEr
 
 bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-// The running body's mass properties, built as the system builds it: the parameters `epsilon`
-// (rounding of parts without their own) and `m` (the mass unless the body gives a density).
-std::optional<BodyFigures> bodyFiguresOf(const Scenario& scenario, const SystemInfo& info) {
+// The running body's mass properties (a scenario with a body: rigid-body).
+std::optional<BodyFigures> bodyFiguresOf(const Scenario& scenario) {
   if (!scenario.body) return std::nullopt;
-  const auto parameter = [&](const char* name) {
-    for (std::size_t i = 0; i < info.parameters.size(); ++i) {
-      if (info.parameters[i].name == name) return scenario.parameters[i];
-    }
-    return 0.0;
-  };
-  const se3::BuiltBody b = se3::buildBody(*scenario.body, parameter("epsilon"), parameter("m"));
+  const se3::BuiltBody b = se3::buildScenarioBody(scenario);
   if (!b.ok()) return std::nullopt;
   return BodyFigures{b.mass, b.volume, b.centreOfMass, b.principalMoments, b.inputVertices,
                      b.hullVertices};
@@ -106,7 +99,7 @@ void SimulationWorker::begin(std::unique_ptr<Simulation> sim, std::shared_ptr<Ru
   info->generation = ++generation_;
   info->energyInitial = e0.total();
   info->relativeError = e0.total() != 0.0;
-  info->body = bodyFiguresOf(info->scenario, system->info());
+  info->body = bodyFiguresOf(info->scenario);
 
   // Plotted series: the energy split, extra energies (e.*), the energy error (signed and its
   // magnitude, for the log view), the momentum-like quantities (mom.*), then every other trace

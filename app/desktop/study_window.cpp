@@ -207,7 +207,8 @@ QWidget* StudyWindow::buildResults() {
   split->setChildrenCollapsible(false);
   layout->addWidget(split, 1);
 
-  connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
+  // A new metric or x column: its default log axes (the user's log boxes reset), then the figure.
+  const auto choose = [this] {
     if (choosing_) return;
     FigureChoice c{metric_->currentText(), x_->currentIndex(), false, false};
     applyDefaultLogs(job_->results(), c);
@@ -216,17 +217,9 @@ QWidget* StudyWindow::buildResults() {
     logY_->setChecked(c.logY);
     choosing_ = false;
     updateFigure();
-  });
-  connect(x_, &QComboBox::currentIndexChanged, this, [this] {
-    if (choosing_) return;
-    FigureChoice c{metric_->currentText(), x_->currentIndex(), false, false};
-    applyDefaultLogs(job_->results(), c);
-    choosing_ = true;
-    logX_->setChecked(c.logX);
-    logY_->setChecked(c.logY);
-    choosing_ = false;
-    updateFigure();
-  });
+  };
+  connect(metric_, &QComboBox::currentIndexChanged, this, choose);
+  connect(x_, &QComboBox::currentIndexChanged, this, choose);
   for (QCheckBox* box : {logX_, logY_}) {
     connect(box, &QCheckBox::toggled, this, [this] {
       if (!choosing_) updateFigure();

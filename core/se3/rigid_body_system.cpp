@@ -132,8 +132,7 @@ SceneSpec RigidBodySystem::scene(const Scenario& scenario) const {
   s.view = ViewKind::Spatial;
   BodySpec body;
   body.name = "body";
-  const BuiltBody b = scenario.body ? buildBody(*scenario.body, p[kParams("epsilon")], p[kParams("m")])
-                                    : BuiltBody{};
+  const BuiltBody b = buildScenarioBody(scenario);
   const Rgb orange{0.90f, 0.50f, 0.20f}, blue{0.25f, 0.50f, 0.85f}, grey{0.45f, 0.47f, 0.50f};
   if (b.ok() && scenario.body) {
     int k = 0;
@@ -209,14 +208,20 @@ SceneSpec RigidBodySystem::scene(const Scenario& scenario) const {
 
 }  // namespace
 
-Setup makeRigidBodySetup(const Scenario& scenario) {
-  Setup out;
+BuiltBody buildScenarioBody(const Scenario& scenario) {
   if (!scenario.body) {
-    out.error = "scenario for 'rigid-body' has no body";
-    return out;
+    BuiltBody none;
+    none.error = "scenario for 'rigid-body' has no body";
+    return none;
   }
   const std::span<const double> p = scenario.parameters;
-  const BuiltBody b = buildBody(*scenario.body, p[kParams("epsilon")], p[kParams("m")]);
+  return buildBody(*scenario.body, p[kParams("epsilon")], p[kParams("m")]);
+}
+
+Setup makeRigidBodySetup(const Scenario& scenario) {
+  Setup out;
+  const std::span<const double> p = scenario.parameters;
+  const BuiltBody b = buildScenarioBody(scenario);
   if (!b.ok()) {
     out.error = b.error;
     return out;
