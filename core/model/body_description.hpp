@@ -33,9 +33,10 @@ struct MeshData {
 };
 
 struct BodyNode {
-  enum class Shape { Ellipsoid, Box, Polyhedron, Mesh, Union };
+  enum class Shape { Ellipsoid, Box, Polyhedron, Mesh, Union, Sphere };
   Shape shape = Shape::Box;
-  /// Ellipsoid: semi-axes along the node's x, y, z; box: edge lengths. m, > 0.
+  /// Ellipsoid: semi-axes along the node's x, y, z; box: edge lengths; sphere: the radius in
+  /// x (all three equal). m, > 0.
   Eigen::Vector3d size = Eigen::Vector3d::Ones();
   /// Rounding radius of a box, polyhedron or mesh (m, >= 0); unset: the parameter `epsilon`.
   std::optional<double> epsilon;
@@ -75,13 +76,43 @@ struct WorldSpec {
   bool empty() const { return !box && walls.empty(); }
 };
 
-/// The "body" and "world" of a scenario.
+/// One body of a world of several bodies (the `bodies` system): an entry of the scenario's
+/// "bodies" list. Vectors are world frame unless said otherwise.
+struct BodyEntry {
+  std::string name;   ///< unique; letters, digits, '_' and '-' (not a reserved word)
+  BodyNode body;      ///< its shape, as a single body's "body" object (plus spheres)
+  double mass = 1.0;  ///< kg ("m"); unused when `density` is set or the body is fixed
+  std::optional<double> density;  ///< kg/m^3: mass = density x volume
+  bool fixed = false;             ///< an immovable obstacle (no mass, no velocity)
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();  ///< centre of mass, m
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  ///< of the centre of mass, m/s
+  Eigen::Vector3d rotation = Eigen::Vector3d::Zero();  ///< attitude as a rotation vector, rad
+  /// Body-frame angular momentum Pi (kg m^2/s), or the world angular velocity (rad/s): one of
+  /// the two (angularVelocity set: it was given, and Pi follows from the inertia).
+  Eigen::Vector3d angularMomentum = Eigen::Vector3d::Zero();
+  std::optional<Eigen::Vector3d> angularVelocity;
+};
+
+/// The restitution of one pair of names ("A|B" or "A|PLANE", unordered).
+struct PairRestitution {
+  std::string first, second;
+  double e = 1.0;
+};
+
+/// The "body" and "world" of a scenario; for the `bodies` system its "bodies" list, whether the
+/// world has a ground, and the pairs' coefficients of restitution.
 struct BodyScenario {
   BodyNode body;
   /// kg/m^3; set: the mass is density times volume, and the parameter `m` is not used.
   std::optional<double> density;
   WorldSpec world;
+  std::vector<BodyEntry> bodies;  ///< `bodies` system only
+  bool ground = true;             ///< `bodies` system: false removes the ground plane
+  std::vector<PairRestitution> restitution;  ///< `bodies` system: per-pair coefficients
 };
+
+/// Most bodies a `bodies` world may have.
+inline constexpr int kMaxBodies = 10000;
 
 /// Largest number of planes a "world" may add to the ground (box walls and listed walls).
 inline constexpr int kMaxWorldPlanes = 32;
