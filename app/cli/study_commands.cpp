@@ -41,13 +41,16 @@ int mergeCommand(const std::vector<std::string>& args) {
     }
     shards.emplace_back(p);
   }
-  std::int64_t expected = -1;
+  study::PlanResult planned;
   if (const auto studyPath = a.value("--study")) {
-    study::PlanResult planned = study::loadPlan(*studyPath);
+    planned = study::loadPlan(*studyPath);
     if (!planned.ok()) return badInput(planned.error);
-    expected = planned.plan->runs;
   }
-  if (std::string e = study::mergeShards(shards, *out, expected); !e.empty()) return badInput(e);
+  const study::StudyPlan* plan = planned.ok() ? &*planned.plan : nullptr;
+  if (std::string e = study::mergeShards(shards, *out, plan, interruptFlag()); !e.empty()) {
+    if (interrupted()) return interruptedExit(e + "; no file written");
+    return badInput(e);
+  }
   return kExitOk;
 }
 
@@ -86,7 +89,11 @@ int studyCommand(const std::vector<std::string>& args) {
     return badInput(e);
   if (interruptFlag()->load()) return interruptedExit("before any run; no file written");
 
-  std::string buffer = study::resultsHeader(plan);
+  // A shard's file says whose shard it is (study merge checks it); a whole study's does not.
+  std::string buffer = a.has("--shard")
+                           ? study::shardLine(plan, settings.shardIndex, settings.shardCount)
+                           : std::string();
+  buffer += study::resultsHeader(plan);
   std::string ioError;
   study::RunnerOptions options = settings.runnerOptions();
   options.cancel = interruptFlag();
