@@ -1,5 +1,6 @@
 #include "app/desktop/simulation_worker.hpp"
 
+#include "core/io/energy_check.hpp"
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
 #include "core/se3/rigid_body_system.hpp"
@@ -133,6 +134,8 @@ void SimulationWorker::begin(std::unique_ptr<Simulation> sim, std::shared_ptr<Ru
   info_ = info;
   energyInitial_ = e0.total();
   errorScale_ = 1.0 / io::energyScale(e0);  // the CLI's energy_rel_error, same denominator
+  const auto dissipated = std::find(columns.begin(), columns.end(), io::kDissipatedEnergyColumn);
+  dissipatedColumn_ = dissipated == columns.end() ? -1 : int(dissipated - columns.begin());
   decimator_ = trace::MinMaxDecimator(int(info->series.size()), kDecimatorBuckets);
   rows_ = StrideRows(int(info->series.size()), kPhaseRows);
   impactRows_ = ImpactRows(int(info->series.size()));
@@ -167,6 +170,7 @@ void SimulationWorker::clearRecords() {
   pathStride_ = pathCountdown_ = 1;
   markCount_ = markNext_ = 0;
   marksDropped_ = 0;
+  maxBalanceError_ = 0.0;
 }
 
 void SimulationWorker::restart(bool play) {
@@ -288,6 +292,11 @@ void SimulationWorker::record() {
   // A replay shows the recorded error (the CLI's division), a live run its own.
   lastError_ =
       recorded_ ? recorded_->energyRelError() : (e.total() - energyInitial_) * errorScale_;
+  const double dissipated =
+      dissipatedColumn_ >= 0 ? columnValues_[std::size_t(dissipatedColumn_)] : 0.0;
+  const double balance =
+      std::fabs(io::energyBalanceError(e.total(), dissipated, energyInitial_, 1.0 / errorScale_));
+  if (!std::isnan(maxBalanceError_) && !(balance <= maxBalanceError_)) maxBalanceError_ = balance;
   for (std::size_t i = 0; i < seriesColumn_.size(); ++i) {
     const int c = seriesColumn_[i];
     double v;
@@ -450,6 +459,9 @@ void SimulationWorker::emitSnapshot(bool forced) {
   s->running = running_;
   s->finished = finished_;
   s->failure = failure_;
+  s->warning = QString::fromStdString(io::energyWarning(info_->scenario.system,
+                                                        info_->scenario.integrator.name,
+                                                        maxBalanceError_, dissipatedColumn_ >= 0));
   sim_->poses(poses_);
   s->poses = poses_;
   s->seeked = seeked_;

@@ -122,6 +122,10 @@ class SimulationWorker : public QObject, private ImpactSink {
   double energyInitial_ = 0.0;
   double errorScale_ = 1.0;  // 1/|E0| (1 when E0 == 0)
   double lastError_ = 0.0;
+  // The largest energy balance error so far and the run's dissipated-energy column (-1: none),
+  // for the run's energy warning (core/io/energy_check.hpp).
+  double maxBalanceError_ = 0.0;
+  int dissipatedColumn_ = -1;
 
   static constexpr int kImpactMarks = 32;
   std::array<ImpactMark, kImpactMarks> marks_{};

@@ -219,6 +219,23 @@ def test_simulation_advance_to_and_failure():
         stuck.advance(10)
 
 
+def test_an_energy_error_past_its_bound_is_a_warning(cli, tmp_path):
+    """P000's rectangle scheme over 100 s creeps to max |dE/E0| = 0.15, past its bound of 0.05: the
+    run is ok, and its summary (and a Simulation's) says not to trust it, as the CLI's does."""
+    run = ricochet.run("pendulum-cylinder", steps=100000, every=1000)
+    assert run.ok and run.summary["status"] == "ok"
+    assert run.summary["warning"].startswith("energy error max |dE/E0| = 0.15 is beyond 0.05")
+    assert run.summary["warning"].endswith("for long runs use variational-midpoint")
+    cli("run", "pendulum-cylinder", "--steps", "100000", "--summary-json", str(tmp_path / "s.json"))
+    assert load_json(tmp_path / "s.json")["warning"] == run.summary["warning"]
+    sim = ricochet.Simulation("pendulum-cylinder")
+    sim.advance(1000)
+    assert sim.summary["warning"] == ""
+    sim.advance(99000, every=1000)
+    assert sim.summary["warning"] == run.summary["warning"]
+    assert ricochet.run("pendulum-cylinder").summary["warning"] == ""
+
+
 def test_run_objects_pickle_and_describe_themselves():
     run = ricochet.run("disk-table", steps=400)
     back = pickle.loads(pickle.dumps(run))
