@@ -3,19 +3,9 @@
 #include "core/io/body_io.hpp"
 #include "core/model/registry.hpp"
 
-#ifdef RICOCHET_HAS_MESH_READER
-#include "mesh/vtk_mesh_reader.hpp"
-#endif
-
 #include <memory>
 
 namespace ricochet::cli {
-
-void installMeshReader() {
-#ifdef RICOCHET_HAS_MESH_READER
-  mesh::installVtkMeshReader();
-#endif
-}
 
 std::string applyBodyOption(const ParsedArgs& args, Scenario& scenario) {
   const auto file = args.value("--body");
