@@ -1,7 +1,7 @@
 // `ricochet-cli run rigid-body --body FILE` as a separate process: a mesh file becomes the body
-// (in every build: core reads meshes), a scenario names its mesh relative to itself, and every
-// bad body input exits 2 with one line naming the problem, a sample of the mesh reader's fuzz
-// cases included.
+// (in every build: core reads meshes), a scenario names its mesh relative to itself, an open
+// mesh runs with one note on stderr, and every bad body input exits 2 with one line naming the
+// problem, a sample of the mesh reader's fuzz cases included.
 
 #include "cli_process.hpp"
 #include "core/io/mesh_reader.hpp"
@@ -44,9 +44,22 @@ class TestCliBody : public QObject {
     const Result r = cli({"run", "rigid-body", "--body", path("die.obj"), "--steps", "300",
                           "--summary-json", path("summary.json")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(r.err, QString());  // a closed surface: nothing to note
     QFile f(path("summary.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().contains("\"impacts\""));
+  }
+
+  // An open surface runs as its hull, with one note on stderr.
+  void openMeshRunsWithANote() {
+    std::string open = boxObj(0.5);
+    open.erase(open.rfind("f 2 4 8 6\n"));  // the +x face: a hole bordered by 4 edges
+    write(path("open.obj"), open);
+    const Result r = cli({"run", "rigid-body", "--body", path("open.obj"), "--steps", "50"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describeResult(r)));
+    QCOMPARE(r.err, QStringLiteral("ricochet-cli: note: mesh '%1' is open (4 edges belong to one "
+                                   "face only); the body is its convex hull\n")
+                        .arg(path("open.obj")));
   }
 
   void scenarioNamesTheMeshRelativeToItself() {

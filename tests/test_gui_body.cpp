@@ -250,6 +250,15 @@ class TestGuiBody : public QObject {
     QVERIFY(drop(w.get(), dir_.filePath(QStringLiteral("box.stl"))));
     QVERIFY(waitForMeshRun(*w, QStringLiteral("box.stl")));
     checkShown(body, 1.0, Vec3(1.0, 1.25, 2.5), Vec3(5.0 / 12.0, 10.0 / 12.0, 13.0 / 12.0));
+    QCOMPARE(body->summaryLabel()->text(), QStringLiteral("mesh 'box.stl', 8 vertices"));
+    // An open surface is accepted as its hull (the same box), and the summary says it is open.
+    QVERIFY(drop(body, dir_.filePath(QStringLiteral("open-box.stl"))));
+    QVERIFY(waitForMeshRun(*w, QStringLiteral("open-box.stl")));
+    checkShown(body, 1.0, Vec3(1.0, 1.25, 2.5), Vec3(5.0 / 12.0, 10.0 / 12.0, 13.0 / 12.0));
+    QCOMPARE(
+        body->summaryLabel()->text(),
+        QStringLiteral("mesh 'open-box.stl', 8 vertices; open (4 edges belong to one face only)"));
+    QVERIFY(!body->hasError());
     // A file that is not a mesh is not taken.
     writeText(dir_.filePath(QStringLiteral("notes.txt")), "hello");
     QVERIFY(!drop(body, dir_.filePath(QStringLiteral("notes.txt"))));

@@ -1,8 +1,10 @@
 #include "app/cli/body_option.hpp"
 
 #include "core/io/body_io.hpp"
+#include "core/io/mesh_reader.hpp"
 #include "core/model/registry.hpp"
 
+#include <cstdio>
 #include <memory>
 
 namespace ricochet::cli {
@@ -19,6 +21,12 @@ std::string applyBodyOption(const ParsedArgs& args, Scenario& scenario) {
   if (std::string e = io::meshBody(*file, body->body); !e.empty()) return "--body: " + e;
   scenario.body = std::move(body);
   return {};
+}
+
+void printMeshNotes(const Scenario& scenario) {
+  if (!scenario.body) return;
+  const std::string notes = io::meshNotes(scenario.body->body);
+  if (!notes.empty()) std::fprintf(stderr, "ricochet-cli: note: %s\n", notes.c_str());
 }
 
 }  // namespace ricochet::cli

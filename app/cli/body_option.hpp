@@ -12,4 +12,9 @@ namespace ricochet::cli {
 /// world stays. Empty on success (or without the option), else the bad-input message.
 std::string applyBodyOption(const ParsedArgs& args, Scenario& scenario);
 
+/// What the mesh reader noticed in the scenario's body (an open or non-manifold surface, a point
+/// cloud), as one line on stderr ("ricochet-cli: note: mesh 'cup.stl' is open ..."); nothing
+/// when there is nothing to say.
+void printMeshNotes(const Scenario& scenario);
+
 }  // namespace ricochet::cli
