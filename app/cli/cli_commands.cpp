@@ -241,6 +241,7 @@ int runCommand(const std::vector<std::string>& args) {
   }
   CreateResult created = createSimulation(scenario);
   if (!created.simulation) return badInput(created.error);
+  printMeshNotes(scenario);
 
   // The summary file, the HDF5 file and the ParaView series are opened before the run, so an
   // unwritable path fails in a second, not after an hour of integration. They are written from the

@@ -4,7 +4,6 @@
 // command means one more row and one function. `video` needs the render layer: without it
 // (RICOCHET_BUILD_GUI=OFF) video_unavailable.cpp answers instead.
 
-#include "app/cli/body_option.hpp"
 #include "app/cli/cli_args.hpp"
 #include "app/cli/cli_commands.hpp"
 #include "app/cli/interrupt.hpp"
@@ -126,7 +125,6 @@ int main(int argc, char** argv) {
   }
   const std::string name = args.front();
   args.erase(args.begin());
-  installMeshReader();
   installInterruptHandlers();
   if (name == "--help" || name == "-h") return helpCommand(args);
   for (const Command& c : kCommands) {

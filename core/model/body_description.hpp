@@ -5,8 +5,8 @@
 //
 // A body is a tree: a primitive (ellipsoid, box, convex polyhedron, mesh file) or a union of
 // bodies, each member placed by a position and a rotation vector in the union's frame. Lengths
-// are metres. A mesh's content (its vertices, read from the file outside core) travels with it,
-// shared and immutable, so copying a Scenario never copies vertices.
+// are metres. A mesh's content (its vertices, read from the file by core/io/mesh_reader.hpp)
+// travels with it, shared and immutable, so copying a Scenario never copies vertices.
 
 #include <Eigen/Core>
 
@@ -30,6 +30,9 @@ struct MeshData {
   std::string path;                            ///< the file that was read
   std::string md5;                             ///< hex MD5 of the file's bytes
   std::uintmax_t bytes = 0;                    ///< file size
+  /// What the reader accepted but the user should know, one phrase each ("open (4 edges belong
+  /// to one face only)"); the body is the hull of the points either way.
+  std::vector<std::string> notes;
 };
 
 struct BodyNode {
