@@ -271,6 +271,7 @@ void planeManifold(const Placement& A, const PartInfo& pa, const Vec3& n, double
     const double gap = base + u.dot(v);
     if (!(gap <= tolerance) && out.count > 0) continue;
     ContactPoint& c = out.points[std::size_t(out.count++)];
+    c.vertexA = idx[std::size_t(i)];
     c.rhoA = v - p.epsilon * u;
     c.pointA = A.x + A.R * c.rhoA;
     c.pointB = c.pointA - gap * n;

@@ -83,6 +83,7 @@ struct ContactPoint {
   Vec3 pointB = Vec3::Zero();  ///< on B's surface (or the plane), world, m
   Vec3 rhoA = Vec3::Zero();    ///< pointA in A's body frame, m
   Vec3 rhoB = Vec3::Zero();    ///< pointB in B's body frame (planes: unused), m
+  int vertexA = -1;  ///< a polyhedron's vertex on a plane: its index in the part; else -1
 };
 struct Manifold {
   Vec3 normal = Vec3::UnitZ();  ///< from B (or the plane) towards A

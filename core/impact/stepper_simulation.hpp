@@ -141,9 +141,8 @@ class StepperSimulation : public Simulation {
       r.impulse = imp.impulse;
       r.reflected = imp.reflected;
       r.contactPoint = stepper_.contactPoint(imp);
-      if constexpr (requires { imp.detail.bodyA; imp.detail.bodyB; }) {
-        r.bodyA = imp.detail.bodyA;
-        r.bodyB = imp.detail.bodyB;
+      if constexpr (requires { stepper_.impactBodies(imp, r.bodyA, r.bodyB); }) {
+        stepper_.impactBodies(imp, r.bodyA, r.bodyB);
       }
       sink->onImpact(r);
     }
