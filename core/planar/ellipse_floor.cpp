@@ -10,7 +10,7 @@ namespace {
 
 using Model = EllipseFloorModel<>;
 
-constexpr NameList kParams{"m", "g", "a", "b"};
+constexpr NameList kParams{"m", "g", "a", "b", "restitution"};
 // P000's order (theta, x, y) for q(0) and v(0); converted to (x, y, theta) in start().
 constexpr NameList kInitial{"theta0", "x0", "y0", "omega0", "vx0", "vy0"};
 
@@ -28,12 +28,18 @@ PlanarStart<Model> start(const Scenario& sc) {
   s.q0 = Model::Vec(ic[kInitial("x0")], ic[kInitial("y0")], ic[kInitial("theta0")]);
   s.qdot0 = Model::Vec(ic[kInitial("vx0")], ic[kInitial("vy0")], ic[kInitial("omega0")]);
   s.where = "y0 = " + formatNumber(s.q0[1]) + ", theta0 = " + formatNumber(s.q0[2]);
+  s.restitution = p[kParams("restitution")];
   return s;
 }
 
 /// P000's own scheme on the ellipse (ellipse_ldap.hpp), in the consistent or the literal reading.
 CreateResult createLdap(const Scenario& sc, nonholonomic::ImpactReading reading) {
   const PlanarStart<Model> s = start(sc);
+  if (s.restitution < 1.0) {
+    return {nullptr, "parameter 'restitution' = " + formatNumber(s.restitution) +
+                         " is not available with integrator '" + sc.integrator.name +
+                         "' (elastic only): use 'variational' or 'rk4-event'"};
+  }
   nonholonomic::EllipseLdapSetup setup;
   setup.model.m = s.model.massDiagonal[0];
   setup.model.g = s.model.potentialTerm.g;
@@ -75,6 +81,7 @@ class EllipseFloor final : public SystemDescription {
          "Semi-axis along the body x axis; I = m (a^2 + b^2)/4 is derived (uniform plate)."},
         {"b", "m", 0.5, 0.0, kUnbounded, true, false,
          "Semi-axis along the body y axis; I = m (a^2 + b^2)/4 is derived (uniform plate)."},
+        restitutionSpec(),
     };
     // P000's order (theta, x, y); kInitial reads them in this order.
     info_.initial = {
