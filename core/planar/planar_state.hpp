@@ -10,9 +10,6 @@ namespace ricochet::planar {
 /// Default cap of impacts resolved in one planar step (beyond it: RunStatus::Zeno).
 inline constexpr int kPlanarImpactCap = 32;
 
-/// The gaps held as equalities g_j(q) = 0 (settled contacts, settled_motion.hpp): bit j for gap j.
-using HeldSet = unsigned;
-
 template <PlanarModel Model>
 struct PlanarState {
   typename Model::Vec q = Model::Vec::Zero();        ///< node configuration q_k
@@ -22,7 +19,7 @@ struct PlanarState {
   /// impact step (FMOW's E_d of that segment is recovered from the node, see lastSegmentEnergy).
   double lastTau = 0.0;
   /// Settled contacts (restitution < 1 only; settled_motion.hpp); 0 in flight.
-  HeldSet held = 0;
+  unsigned held = 0;
   /// Forces of the held gaps at the last constrained step (the next one's Newton guess).
   typename Model::GapVec force = Model::GapVec::Zero();
 };

@@ -2,10 +2,9 @@
 // Settled contacts of a planar body (docs/restitution.md, "Settling"): once the bounces of a
 // contact fall below the step's resolution (impact::bounceBelowResolution) the contact is *held*
 // as an equality g_j(q) = 0 while its force pushes, and the body moves with the constrained
-// flow: frictionless, so it may slide along the floor and rock or pivot on a tip. One held contact
-// is released (lifts off) when its force would have to pull. The other gaps keep their impacts,
-// resolved with the held ones at once (impact::simultaneousImpulses: Newton's law with e on the
-// landing contact, 0 on the held ones, which stay held while they push and lift off otherwise).
+// flow: frictionless, so it may slide along the floor and rock or pivot on a tip. The loop that
+// releases, detects and resolves impacts is impact::advanceHeld; this file is the planar engine's
+// side of it (impact::HeldMotion).
 //
 // The constrained step is RATTLE (Andersen 1983; Hairer, Lubich, Wanner, Geometric Numerical
 // Integration, VII.1.4), the velocity Verlet of FMOW's flight with the held gaps' multipliers:
@@ -17,7 +16,8 @@
 // when nothing but a uniform slide is left, as for a body at rest on the floor), p_x is conserved
 // to the last bit (neither V nor the gaps depend on x), and the gaps are held to the solver's
 // tolerance. With no held gap it is the Verlet drift itself. The velocity projection (mu) is the
-// e = 0 jump of impact/restitution.hpp.
+// e = 0 jump of impact/restitution.hpp; impacts of the other gaps take Newton's law with e on the
+// landing contact and 0 on the held ones (impact::simultaneousImpulses).
 //
 // SettledMotion is constant (the model, M^-1, h and the options) and shared by the planar
 // steppers (FMOW and rk4-event): their step hands over to advance() when a contact settles or is
@@ -25,6 +25,7 @@
 
 #include "core/impact/crossing.hpp"
 #include "core/impact/restitution.hpp"
+#include "core/impact/settled_advance.hpp"
 #include "core/impact/step_report.hpp"
 #include "core/model/system.hpp"
 #include "core/planar/planar_model.hpp"
@@ -68,6 +69,7 @@ class SettledMotion {
     GapVec force = GapVec::Zero();
     bool ok = false;
   };
+  using HeldSet = impact::HeldSet;
 
   SettledMotion(const Model& model, const Vec& inverseMass, double h, const Options& options)
       : model_(model), inverseMass_(inverseMass), h_(h), options_(options) {}
@@ -219,49 +221,6 @@ class SettledMotion {
     return f;
   }
 
-  /// The constrained flow s -> RATTLE(s tau) from (q, p) with the `held` gaps closed, as the
-  /// crossing detector sees it (impact::CrossingPath). Held gaps read kHeldGap: they cannot
-  /// cross.
-  struct Path {
-    static constexpr int kGaps = Model::kGaps;
-    using GapVec = typename Model::GapVec;
-    const SettledMotion* motion;
-    HeldSet held;
-    Vec q, p;
-    double tau;
-    GapVec guess;
-
-    bool at(double s, Constrained& out) const {
-      out = motion->rattle(held, s * tau, q, p, &guess);
-      return out.ok;
-    }
-    void gaps(double s, GapVec& out) const {
-      Constrained c;
-      if (!at(s, c)) {
-        out.setConstant(std::numeric_limits<double>::quiet_NaN());
-        return;
-      }
-      for (int j = 0; j < kGaps; ++j) {
-        out[j] = (held & (1u << j)) ? kHeldGap : motion->model_.gap(j, c.q);
-      }
-    }
-    double gap(int j, double s) const {
-      Constrained c;
-      if (!at(s, c)) return std::numeric_limits<double>::quiet_NaN();
-      return (held & (1u << j)) ? kHeldGap : motion->model_.gap(j, c.q);
-    }
-    /// dG_j/ds = n_j . tau M^-1 p(s), the node velocity of the constrained flow.
-    double gapRate(int j, double s) const {
-      Constrained c;
-      if (!at(s, c)) return std::numeric_limits<double>::quiet_NaN();
-      return motion->model_.gapGradient(j, c.q).dot(tau * motion->inverseMass(c.p));
-    }
-    double gapRoundoff(int j, double s) const {
-      Constrained c;
-      return at(s, c) ? impact::gapRoundoff(motion->model_, j, c.q) : 0.0;
-    }
-  };
-
   /// True when a contact on gap j that rebounds with momentum `pPlus` at q (the `held` gaps
   /// closed) is to settle: its next bounce would land within one step (bounceBelowResolution).
   bool settles(int j, HeldSet held, const Vec& q, const Vec& pPlus) const {
@@ -271,134 +230,70 @@ class SettledMotion {
     return impact::bounceBelowResolution(std::max(rate, 0.0), an, h_);
   }
 
+  // ---- impact::HeldMotion (the engine side of impact::advanceHeld) ----------------------------
+  using Node = Point;
+  using Segment = Constrained;
+  double timeStep() const { return h_; }
+  bool solveHeld(double tau, const Node& x, HeldSet held, Segment& seg) const {
+    bool seeded = false;  // a guess for every held gap, else the continuous forces
+    for (int j = 0; j < kGaps; ++j) seeded = seeded || ((held & (1u << j)) && seg.force[j] != 0.0);
+    const GapVec guess = seg.force;
+    seg = rattle(held, tau, x.q, x.p, seeded ? &guess : nullptr);
+    return seg.ok;
+  }
+  static double heldForce(const Segment& seg, int j) { return seg.force[j]; }
+  static Node heldEnd(double, const Node&, const Segment& seg, HeldSet) { return {seg.q, seg.p}; }
+  double gap(int j, const Node& x) const { return model_.gap(j, x.q); }
+  double gapRate(int j, const Node& x) const {
+    return model_.gapGradient(j, x.q).dot(inverseMass(x.p));
+  }
+  double gapRoundoff(int j, const Node& x) const { return impact::gapRoundoff(model_, j, x.q); }
+  /// The flow is Verlet's drift q + s a + s^2 b with the held forces in b (exactly so when
+  /// nothing is held); with held gaps the forces vary a little along the step, so the model's
+  /// bound of G'' on that drift is doubled.
+  void heldCurvature(const Node& x, HeldSet held, double tau, const Segment& seg,
+                     GapVec& kappa) const {
+    Vec accel = -model_.potentialGradient(x.q);
+    for (int j = 0; j < kGaps; ++j) {
+      if (held & (1u << j)) accel += seg.force[j] * model_.gapGradient(j, x.q);
+    }
+    model_.gapCurvatureBounds(x.q, tau * inverseMass(x.p), (0.5 * tau * tau) * inverseMass(accel),
+                              kappa);
+    if (held) kappa = 2.0 * kappa.cwiseMax(0.0);
+  }
+  bool heldJump(int j, HeldSet held, const Node& x, Node& y, double& impulse) const {
+    y.q = x.q;
+    y.p = jump(j, held, x.q, x.p, &impulse);
+    return y.p.allFinite();
+  }
+  double energyOf(const Node& x) const { return nodeEnergy(x.q, x.p); }
+  bool settles(int j, HeldSet held, const Node& x) const { return settles(j, held, x.q, x.p); }
+  Node projectHeld(HeldSet held, const Node& x) const { return {x.q, project(held, x.q, x.p)}; }
+
   // ---- the step with held contacts -------------------------------------------------------------
 
   /// Advances `state` from the fraction `elapsed` of the step (node (q, p) there, the `held` gaps
-  /// closed with zero normal rates) to the end of the step with the constrained flow, resolving
-  /// the impacts of the other gaps and releasing the held ones whose force would pull. `settledAt`
-  /// is recorded when the held set becomes non-empty from empty. On failure the state is not
-  /// modified.
-  RunStatus advance(State& state, Report& report, double elapsed, Vec q, Vec p,
+  /// closed with zero normal rates) to the end of the step by impact::advanceHeld. On failure the
+  /// state is not modified.
+  RunStatus advance(State& state, Report& report, double elapsed, const Vec& q, const Vec& p,
                     HeldSet held) const {
-    GapVec force = state.force;
-    HeldSet released = 0;  // released in this step: they do not settle again before its end
-    for (;;) {
-      const double tau = std::max(1.0 - elapsed, 0.0) * h_;
-      if (!(tau > 1e-12 * h_)) break;  // the step ends at this node
-      // Lift-off: release the held gap whose force would pull most, one at a time.
-      Constrained whole = rattle(held, tau, q, p, held ? &force : nullptr);
-      for (;;) {
-        if (!whole.ok) {
-          return fail(report,
-                      "the constrained step of a settled contact (RATTLE multipliers) did "
-                      "not converge",
-                      -1, elapsed);
-        }
-        int pulling = -1;
-        for (int j = 0; j < kGaps; ++j) {
-          if ((held & (1u << j)) && whole.force[j] < 0.0 &&
-              (pulling < 0 || whole.force[j] < whole.force[pulling])) {
-            pulling = j;
-          }
-        }
-        if (pulling < 0) break;
-        held &= ~(1u << pulling);
-        released |= 1u << pulling;
-        whole = rattle(held, tau, q, p, held ? &whole.force : nullptr);
-      }
-      force = whole.force;
-      // Crossings of the gaps that are not held, along the constrained flow.
-      const Path path{this, held, q, p, tau, force};
-      GapVec g0, g1, kappa;
-      for (int j = 0; j < kGaps; ++j) {
-        const bool isHeld = held & (1u << j);
-        g0[j] = isHeld ? kHeldGap : model_.gap(j, q);
-        g1[j] = isHeld ? kHeldGap : model_.gap(j, whole.q);
-      }
-      // The flow is Verlet's drift q + s a + s^2 b with the held forces in b (exactly, when
-      // nothing is held); with held gaps the forces vary a little along the step, so the model's
-      // bound of G'' on that drift is doubled.
-      Vec accel = -model_.potentialGradient(q);
-      for (int j = 0; j < kGaps; ++j) {
-        if (held & (1u << j)) accel += force[j] * model_.gapGradient(j, q);
-      }
-      model_.gapCurvatureBounds(q, tau * inverseMass(p), (0.5 * tau * tau) * inverseMass(accel),
-                                kappa);
-      for (int j = 0; j < kGaps; ++j) {
-        if (held & (1u << j)) {
-          kappa[j] = 0.0;
-        } else if (held) {
-          kappa[j] = 2.0 * std::max(kappa[j], 0.0);
-        }
-      }
-      const impact::Crossing x = impact::firstCrossing(path, g0, g1, kappa, options_.detection);
-      if (x.failed) {
-        return fail(report,
-                    "the contact time of an impact during settled motion (root of the "
-                    "gap) did not converge",
-                    x.gap, elapsed);
-      }
-      if (!x.found) {
-        state.q = whole.q;
-        state.p = whole.p;
-        model_.gaps(whole.q, state.gaps);
-        state.lastTau = 0.0;
-        state.held = held;
-        state.force = force;
-        return RunStatus::Ok;
-      }
-      if (report.impactCount >= options_.maxImpactsPerStep) {
-        report.fail(RunStatus::Zeno, kZenoText, x.gap, elapsed);
-        report.failure.with("cap", report.impactCount);
-        return RunStatus::Zeno;
-      }
-      Constrained at;
-      if (x.s > 0.0) {
-        at = rattle(held, x.s * tau, q, p, &force);
-        if (!at.ok) {
-          return fail(report,
-                      "the constrained step of a settled contact (RATTLE multipliers) "
-                      "did not converge",
-                      x.gap, elapsed);
-        }
-      } else {
-        at.q = q;
-        at.p = p;
-        at.ok = true;
-      }
-      elapsed += x.s * (1.0 - elapsed);
-      q = at.q;
-      const Vec pMinus = at.p;
-      double impulse = 0.0;
-      p = jump(x.gap, held, q, pMinus, &impulse);
-      if (!p.allFinite()) {
-        return fail(report,
-                    "the impact with held contacts (Newton's law at several contacts) "
-                    "has no solution",
-                    x.gap, elapsed);
-      }
-      // Held contacts that the impact lifts leave the set; the landing one may settle too.
-      const HeldSet before = held;
-      for (int j = 0; j < kGaps; ++j) {
-        if ((held & (1u << j)) &&
-            model_.gapGradient(j, q).dot(inverseMass(p)) > rateTolerance(q, pMinus)) {
-          held &= ~(1u << j);
-        }
-      }
-      report.dissipated += nodeEnergy(q, pMinus) - nodeEnergy(q, p);
-      recordImpact(report, x.gap, elapsed, q, pMinus, p, impulse);
-      if (!(released & (1u << x.gap)) && settles(x.gap, held, q, p)) {
-        held |= 1u << x.gap;
-        p = project(held, q, p, &report.dissipated);
-        if (before == 0 && report.settledAt < 0.0) report.settledAt = elapsed;
-      }
-    }
-    state.q = q;
-    state.p = p;
-    model_.gaps(q, state.gaps);
-    state.lastTau = 0.0;
-    state.held = held;
-    state.force = force;
+    Segment guess;
+    guess.force = state.force;
+    impact::HeldEnd<SettledMotion> end;
+    const RunStatus st = impact::advanceHeld(
+        *this, elapsed, Node{q, p}, held, guess, options_.detection, options_.maxImpactsPerStep,
+        report,
+        [](Report& r, int j, double s, const Node& before, const Node& after, double impulse) {
+          recordImpact(r, j, s, before.q, before.p, after.p, impulse);
+        },
+        end);
+    if (st != RunStatus::Ok) return st;
+    state.q = end.node.q;
+    state.p = end.node.p;
+    model_.gaps(state.q, state.gaps);
+    state.lastTau = 0.0;  // e.discrete then shows the node energy
+    state.held = end.held;
+    state.force = end.segment.force;
     return RunStatus::Ok;
   }
 
@@ -428,9 +323,6 @@ class SettledMotion {
 
  private:
   static constexpr double kEps = std::numeric_limits<double>::epsilon();
-  /// What a held gap reads to the crossing detector: far open (finite: a sample that is not
-  /// finite means a failed evaluation).
-  static constexpr double kHeldGap = 1e300;
 
   // A loop, not cwiseAbs().maxCoeff(): GCC 12 misreads the vectorised form on Eigen's
   // bounded-size vectors as an out-of-bounds access (-Warray-bounds).
@@ -447,11 +339,6 @@ class SettledMotion {
     for (int j = 0; j < kGaps; ++j)
       scale = std::max(scale, model_.gapGradient(j, q).cwiseAbs().dot(v));
     return 64.0 * kEps * scale;
-  }
-
-  static RunStatus fail(Report& report, const char* what, int gap, double s) {
-    report.fail(RunStatus::SolverFailed, what, gap, s);
-    return RunStatus::SolverFailed;
   }
 
   static void recordImpact(Report& report, int j, double s, const Vec& q, const Vec& pMinus,
