@@ -35,10 +35,11 @@ PlanarStart<Model> start(const Scenario& sc) {
 /// P000's own scheme on the ellipse (ellipse_ldap.hpp), in the consistent or the literal reading.
 CreateResult createLdap(const Scenario& sc, nonholonomic::ImpactReading reading) {
   const PlanarStart<Model> s = start(sc);
-  if (s.restitution < 1.0) {
+  if (s.restitution < 1.0 && reading == nonholonomic::ImpactReading::Paper) {
+    // P000's literal impact equation is an energy equality: it has no restitution.
     return {nullptr, "parameter 'restitution' = " + formatNumber(s.restitution) +
-                         " is not available with integrator '" + sc.integrator.name +
-                         "' (elastic only): use 'variational' or 'rk4-event'"};
+                         " is not available with integrator 'ldap-paper' (P000's elastic impact "
+                         "equation as printed): use 'ldap' or 'variational'"};
   }
   nonholonomic::EllipseLdapSetup setup;
   setup.model.m = s.model.massDiagonal[0];
@@ -51,6 +52,7 @@ CreateResult createLdap(const Scenario& sc, nonholonomic::ImpactReading reading)
   setup.h = sc.integrator.h;
   setup.tolerance = sc.integrator.tolerance;
   setup.reading = reading;
+  setup.restitution = s.restitution;
   setup.projectionVariant = 0;  // P000's pi_S
   // Node 0 = (q(0), M v(0)) at t = 0, as for "variational", so all the integrators start from the
   // same discrete state and their traces line up in time.
