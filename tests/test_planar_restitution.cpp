@@ -138,6 +138,16 @@ class TestPlanarRestitution : public QObject {
     }
   }
 
+  // The preset of R1 (resources/presets) is that run.
+  void r1_preset() {
+    const io::ScenarioResult r =
+        io::loadScenario(RICOCHET_SOURCE_DIR "/resources/presets/rst-particle-floor-bouncing-ball.json");
+    QVERIFY2(r.ok(), r.error.c_str());
+    const Scenario sc = scenarioWith("particle-floor", "variational",
+                                     {{"g", 9.81}, {"restitution", 0.9}, {"vx0", 0.0}}, 20.0);
+    QVERIFY(io::sameScenario(*r.scenario, sc));
+  }
+
   // Spec R2 with e = 0.5 on every planar system and integrator: per impact the energy drops by
   // (1/2) m_eff (1 - e^2) u-^2, u+ = -e u-, the jump is along W n (p_x unchanged).
   void r2_newtonPerImpact() {
