@@ -1,5 +1,6 @@
 #include "core/bodies/stepper.hpp"
 
+#include "core/impact/restitution.hpp"
 #include "core/numerics/roots.hpp"
 
 #include <algorithm>
@@ -69,6 +70,17 @@ double BodiesStepper::energy(const WorldState& s) const {
   return e;
 }
 
+bool BodiesStepper::settled(const WorldState& s) const {
+  if (s.held.empty()) return false;
+  for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
+    if (model_->bodies[i].fixed) continue;
+    bool held = false;
+    for (const HeldRow& r : s.held) held = held || r.a == int(i) || r.b == int(i);
+    if (!held) return false;
+  }
+  return true;
+}
+
 namespace {
 
 using contact::ImpactBody;
@@ -80,10 +92,6 @@ using contact::Placement;
 using Candidate = StepWork::Candidate;
 
 constexpr double kTiny = std::numeric_limits<double>::denorm_min();
-
-/// A bounce is held when it would come back within this fraction of a step: its flight 2 u / c
-/// (u the rebound speed, c the closing acceleration) is shorter than h / 2.
-constexpr double kHoldFlightFraction = 0.5;
 
 Placement placementOf(const Body& b, const BodyState& s) {
   Placement p;
@@ -786,8 +794,7 @@ bool StepRun::updateHolds(double /*alpha*/) {
     const ImpactContact& ic = w_.islandContacts[q];
     const double c = w_.closingOf[q];
     if (!(c > 0.0)) return false;
-    const double u = ic.uAfter;
-    return u <= kHoldFlightFraction * 0.5 * c * h_;
+    return impact::bounceBelowResolution(std::max(ic.uAfter, 0.0), c, h_);
   };
   // Energy kept by the rows this event replaces, per contact (given to its new rows or back).
   for (std::size_t q = 0; q < nc; ++q) {
@@ -978,9 +985,13 @@ bool StepRun::processEvent(const Candidate& k) {
     s.gamma = w_.islandState[q].gamma;
     s.Pi = w_.islandState[q].Pi;
   }
-  r_.dissipated += out.energyLost;
+  // Energy lost to restitution (an elastic island's round-off is not dissipation).
+  bool inelastic = false;
+  for (const ImpactContact& c : w_.islandContacts) inelastic = inelastic || c.e < 1.0;
+  if (inelastic) r_.dissipated += out.energyLost;
   // Settling: hold the slow contacts, let go of the fast ones.
   const bool holdsChanged = updateHolds(alpha);
+  if (holdsChanged) r_.settledAt = alpha;
   if (!any && !holdsChanged) {
     // The path crosses but nothing approaches, and nothing settles: continue the event's bodies
     // from here without an impulse (their remainder starts with the momenta's velocity).

@@ -129,7 +129,9 @@ struct Report {
   int releases = 0;       ///< held contacts that let go in this step
   int subSteppedFlows = 0;  ///< flows split into several variational sub-steps (fast spin)
   int events = 0;
-  double dissipated = 0.0;  ///< kinetic energy lost at this step's impacts, J
+  double dissipated = 0.0;  ///< kinetic energy lost at this step's impacts and holds, J
+  /// Fraction of the step at which a contact was last held; negative: none was.
+  double settledAt = -1.0;
   StepWork work;
 
   void clear() {
@@ -141,6 +143,7 @@ struct Report {
     subSteppedFlows = 0;
     events = 0;
     dissipated = 0.0;
+    settledAt = -1.0;
   }
   RunStatus fail(RunStatus st, const char* what, int gap, double s) {
     status = st;
@@ -186,6 +189,10 @@ class BodiesStepper {
   }
   Vec3 contactPoint(const ImpactEvent& e) const { return e.detail.point; }
   const char* gapName(int gap) const;
+
+  /// True when every movable body is held (settled on a plane, a fixed body or another held
+  /// body): StepperSimulation's settled_t.
+  bool settled(const WorldState& s) const;
 
   /// Total energy of the world, J.
   double energy(const WorldState& s) const;

@@ -131,6 +131,15 @@ class Simulation {
 
   /// One pose per SceneSpec body, in order; `out.size() == scene.bodies.size()`.
   virtual void poses(std::span<Pose> out) const = 0;
+
+  /// Kinetic energy lost so far at impacts with restitution < 1 and where contacts settled, J
+  /// (always 0 for an elastic run): energy().total() + dissipatedEnergy() stays near the initial
+  /// energy (docs/restitution.md).
+  virtual double dissipatedEnergy() const { return 0.0; }
+  /// The time (s) since which the run's bodies have been settled: each held on a boundary as an
+  /// equality constraint after its bounces fell below the step's resolution
+  /// (docs/restitution.md). NaN while a body is not settled (always NaN for an elastic run).
+  virtual double settledTime() const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 /// One line for a failed Simulation::advance: "integrator failed at step N (t = T s): WHAT", with N

@@ -17,7 +17,7 @@ namespace ricochet::se3 {
 
 namespace {
 
-constexpr NameList kParams{"m", "g", "epsilon", "tilt"};
+constexpr NameList kParams{"m", "g", "epsilon", "tilt", "restitution"};
 constexpr NameList kInitialNames{"x0",    "y0",    "z0",    "vx0", "vy0", "vz0",
                                  "Pi1_0", "Pi2_0", "Pi3_0", "rx0", "ry0", "rz0"};
 
@@ -122,6 +122,7 @@ SystemInfo RigidBodySystem::makeInfo() {
                     "own (epsilon-rounding, paper 003 §6.3; included in the mass properties)."},
       ParameterSpec{"tilt", "rad", 0.0, -std::numbers::pi / 2.0, std::numbers::pi / 2.0, true, true,
                     "Ground tilt about the world y axis: normal n = (sin tilt, 0, cos tilt)."},
+      restitutionSpec(),
   };
   return info;
 }
@@ -229,6 +230,7 @@ Setup makeRigidBodySetup(const Scenario& scenario) {
   RigidBodyModel& model = out.model;
   model.m = b.mass;
   model.g = p[kParams("g")];
+  model.restitution = p[kParams("restitution")];
   model.n = groundNormal(p);
   model.J = b.J;
   updateInverseInertia(model);

@@ -71,11 +71,11 @@ ParameterSpec gravitySpec() {
 }
 
 // The names each case's code reads, in the order of its spec list (makeInfo).
-constexpr NameList kEllipsoidParams{"m", "g", "a", "b", "c"};
-constexpr NameList kTiltedParams{"m", "g", "a", "b", "c", "tilt"};
-constexpr NameList kUnionParams{"m",  "g",  "a1", "b1", "c1", "a2", "b2",
-                                "c2", "d1", "d2", "cx", "J1", "J2", "J3"};
-constexpr NameList kCubeParams{"m", "g", "s", "epsilon"};
+constexpr NameList kEllipsoidParams{"m", "g", "a", "b", "c", "restitution"};
+constexpr NameList kTiltedParams{"m", "g", "a", "b", "c", "tilt", "restitution"};
+constexpr NameList kUnionParams{"m",  "g",  "a1", "b1", "c1", "a2", "b2", "c2",
+                                "d1", "d2", "cx", "J1", "J2", "J3", "restitution"};
+constexpr NameList kCubeParams{"m", "g", "s", "epsilon", "restitution"};
 constexpr NameList kInitial{"x0",    "y0",    "z0",    "vx0", "vy0", "vz0",
                             "Pi1_0", "Pi2_0", "Pi3_0", "rx0", "ry0", "rz0"};
 // Every case lists its mass and gravity first, so they are read the same way in all of them.
@@ -184,6 +184,7 @@ SystemInfo makeInfo(Kind kind) {
             true,
             "Plane tilt about the world y axis (2 degrees = 0.0349 rad): normal n = (sin tilt, 0, cos tilt)."});
       }
+      info.parameters.push_back(restitutionSpec());
       break;
     case Kind::Union:
       info.id = "ellipsoids-union";
@@ -212,6 +213,7 @@ SystemInfo makeInfo(Kind kind) {
                    "Principal moment of inertia about body x (paper's Mathematica value for m = 1 kg, symmetrised; not recomputed from the geometry)."),
           positive("J2", "kg m^2", 9.9326434, "Principal moment of inertia about body y (paper's value)."),
           positive("J3", "kg m^2", 8.2731252, "Principal moment of inertia about body z (paper's value)."),
+          restitutionSpec(),
       };
       break;
     case Kind::Cube:
@@ -228,6 +230,7 @@ SystemInfo makeInfo(Kind kind) {
           positive("s", "m", 2.0 * std::sqrt(3.0), "Side length of the cube (vertices at +-s/2)."),
           ParameterSpec{"epsilon", "m", 1e-13, 0.0, kUnbounded, false, false,
                         "Rounding radius of the corners and edges (epsilon-rounding, paper §6.3)."},
+          restitutionSpec(),
       };
       break;
   }
@@ -324,6 +327,7 @@ const std::vector<std::string>& traceColumns(bool withLz) {
 std::shared_ptr<bodies::WorldModel> oneBodyWorld(const RigidBodyModel& model) {
   auto w = std::make_shared<bodies::WorldModel>();
   w->g = model.g;
+  w->restitution = model.restitution;
   w->tolerance = model.tolerance;
   w->maxNewtonIterations = model.maxNewtonIterations;
   w->maxRootIterations = model.maxBisectionIterations;
@@ -369,7 +373,8 @@ class RigidBodyPlaneSimulation final : public impact::StepperSimulation<bodies::
   EnergySplit energy() const override {
     const RigidBodyState& s = state_.bodies[0];
     EnergySplit e;
-    e.kinetic = 0.5 * s.gamma.squaredNorm() / model_.m + rotationalEnergy(model_, s);
+    e.kinetic = 0.5 * s.gamma.squaredNorm() / model_.m + rotationalEnergy(model_, s) +
+                state_.storedEnergy();
     e.potential = model_.m * model_.g * s.x.z();
     return e;
   }
@@ -421,6 +426,7 @@ Setup makeSetup(const Scenario& scenario) {
   model.m = p[kCommon("m")];
   model.g = p[kCommon("g")];
   model.n = planeNormal(*sys, p);
+  model.restitution = p.back();  // every case lists restitution last (namesOf)
   applyIntegratorSettings(scenario, model);
   switch (sys->kind()) {
     case Kind::Ellipsoid:
