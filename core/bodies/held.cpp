@@ -90,8 +90,8 @@ RowValue evaluateRow(const WorldModel& w, const HeldRow& row, const BodyState& s
                                                   sa.x - sb.x);
       v.gap = g.gap;
       v.n = g.normal;
-      v.chiA = (sa.R.transpose() * (g.pointA - sa.x)).cross(sa.R.transpose() * g.normal);
-      v.chiB = (sb.R.transpose() * (g.pointB - sb.x)).cross(sb.R.transpose() * g.normal);
+      v.chiA = g.rhoA.cross(sa.R.transpose() * g.normal);
+      v.chiB = g.rhoB.cross(sb.R.transpose() * g.normal);
       v.point = g.pointA;
       break;
     }

@@ -297,13 +297,13 @@ class StepRun {
     gapOf(c, sa, sb, &g);
     double u = 0.0, speedA = 0.0, speedB = 0.0;
     if (!A.fixed) {
-      const Vec3 rho = sa.R.transpose() * (g.pointA - sa.x);
+      const Vec3& rho = g.rhoA;
       const Vec3 chi = rho.cross(sa.R.transpose() * g.normal);
       u += g.normal.dot(sa.gamma) / A.m + (A.Jinv * chi).dot(sa.Pi);
       speedA = pointSpeed(A, sa, rho);
     }
     if (!B.fixed) {
-      const Vec3 rho = sb.R.transpose() * (g.pointB - sb.x);
+      const Vec3& rho = g.rhoB;
       const Vec3 chi = rho.cross(sb.R.transpose() * g.normal);
       u -= g.normal.dot(sb.gamma) / B.m + (B.Jinv * chi).dot(sb.Pi);
       speedB = pointSpeed(B, sb, rho);

@@ -322,8 +322,8 @@ const std::vector<std::string>& traceColumns(bool withLz) {
   return withLz ? withAngular : columns;
 }
 
-/// The world of one body over the setup's planes (the ground, walls): what the many-body engine
-/// runs for every SE(3) system of one body.
+}  // namespace
+
 std::shared_ptr<bodies::WorldModel> oneBodyWorld(const RigidBodyModel& model) {
   auto w = std::make_shared<bodies::WorldModel>();
   w->g = model.g;
@@ -360,6 +360,8 @@ std::shared_ptr<bodies::WorldModel> oneBodyWorld(const RigidBodyModel& model) {
   }
   return w;
 }
+
+namespace {
 
 class RigidBodyPlaneSimulation final : public impact::StepperSimulation<bodies::BodiesStepper> {
  public:
