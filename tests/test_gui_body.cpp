@@ -10,9 +10,9 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/body_editor.hpp"
+#include "app/desktop/bodies/body_editor.hpp"
 #include "app/desktop/file_actions.hpp"
-#include "app/desktop/scenario_files.hpp"
+#include "app/desktop/scenario/scenario_files.hpp"
 #include "core/io/body_io.hpp"
 #include "core/se3/rigid_body_system.hpp"
 #include "mesh/vtk_mesh_reader.hpp"

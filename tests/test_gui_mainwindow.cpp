@@ -9,7 +9,7 @@
 
 #include "test_gui_support.hpp"
 
-#include "app/desktop/simulation_worker.hpp"
+#include "app/desktop/run/simulation_worker.hpp"
 #include "core/io/scenario_io.hpp"
 
 #include <QAbstractItemView>

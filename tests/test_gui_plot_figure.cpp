@@ -7,8 +7,8 @@
 //
 // Needs a QGuiApplication for font metrics (no window is shown).
 
-#include "app/desktop/plot_figure.hpp"
-#include "app/desktop/plot_svg.hpp"
+#include "app/desktop/plots/plot_figure.hpp"
+#include "app/desktop/plots/plot_svg.hpp"
 
 #include <QApplication>
 #include <QXmlStreamReader>

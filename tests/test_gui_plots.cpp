@@ -8,10 +8,10 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/plot_canvas.hpp"
-#include "app/desktop/plot_layout.hpp"
-#include "app/desktop/plot_painter.hpp"
-#include "app/desktop/plot_samples.hpp"
+#include "app/desktop/plots/plot_canvas.hpp"
+#include "app/desktop/plots/plot_layout.hpp"
+#include "app/desktop/plots/plot_painter.hpp"
+#include "app/desktop/run/plot_samples.hpp"
 
 #include <QDialog>
 #include <QMenu>

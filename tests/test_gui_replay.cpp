@@ -11,11 +11,11 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/overlay_curves.hpp"
-#include "app/desktop/plot_canvas.hpp"
-#include "app/desktop/replay_actions.hpp"
-#include "app/desktop/replay_bar.hpp"
-#include "app/desktop/status_message.hpp"
+#include "app/desktop/plots/overlay_curves.hpp"
+#include "app/desktop/plots/plot_canvas.hpp"
+#include "app/desktop/replay/replay_actions.hpp"
+#include "app/desktop/replay/replay_bar.hpp"
+#include "app/desktop/widgets/status_message.hpp"
 #include "io/hdf5/h5_support.hpp"
 #include "io/hdf5/run_file_reader.hpp"
 #include "render/scene/scene_view.hpp"

@@ -6,7 +6,7 @@
 
 #include "test_gui_support.hpp"
 
-#include "app/desktop/plot_canvas.hpp"
+#include "app/desktop/plots/plot_canvas.hpp"
 
 #include <QDir>
 

@@ -7,8 +7,8 @@
 
 #include "test_gui_study_support.hpp"
 
-#include "app/desktop/study_preset_forms.hpp"
-#include "app/desktop/study_results.hpp"
+#include "app/desktop/study/study_preset_forms.hpp"
+#include "app/desktop/study/study_results.hpp"
 
 #include <QLineEdit>
 #include <QPlainTextEdit>

@@ -7,12 +7,12 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/export_animation.hpp"
-#include "app/desktop/export_controller.hpp"
-#include "app/desktop/export_csv.hpp"
-#include "app/desktop/presets_menu.hpp"
-#include "app/desktop/scenario_history.hpp"
-#include "app/desktop/status_message.hpp"
+#include "app/desktop/export/export_animation.hpp"
+#include "app/desktop/export/export_controller.hpp"
+#include "app/desktop/export/export_csv.hpp"
+#include "app/desktop/scenario/presets_menu.hpp"
+#include "app/desktop/scenario/scenario_history.hpp"
+#include "app/desktop/widgets/status_message.hpp"
 #include "core/io/scenario_io.hpp"
 
 #include <QAction>

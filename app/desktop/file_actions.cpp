@@ -1,11 +1,11 @@
 #include "app/desktop/file_actions.hpp"
 
-#include "app/desktop/export_animation.hpp"
-#include "app/desktop/export_csv.hpp"
+#include "app/desktop/export/export_animation.hpp"
+#include "app/desktop/export/export_csv.hpp"
 #include "app/desktop/main_window.hpp"
-#include "app/desktop/plot_export.hpp"
-#include "app/desktop/presets_menu.hpp"
-#include "app/desktop/scenario_files.hpp"
+#include "app/desktop/export/plot_export.hpp"
+#include "app/desktop/scenario/presets_menu.hpp"
+#include "app/desktop/scenario/scenario_files.hpp"
 
 #include <QAction>
 #include <QMenu>

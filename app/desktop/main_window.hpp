@@ -9,7 +9,7 @@
 // A recorded run (File > Open Run..., ReplayActions) takes the same path: the worker plays the
 // file's rows instead of integrating (WorkerHost::startRecorded), and RunInfo says it is a replay.
 
-#include "app/desktop/run_data.hpp"
+#include "app/desktop/run/run_data.hpp"
 #include "core/model/system.hpp"
 
 #include <QMainWindow>

@@ -1,0 +1,30 @@
+#include "app/desktop/study/study_actions.hpp"
+
+#include "app/desktop/main_window.hpp"
+#include "app/desktop/study/study_window.hpp"
+
+#include <QAction>
+#include <QKeySequence>
+#include <QMenu>
+
+namespace ricochet::app {
+
+StudyActions::StudyActions(MainWindow* window, QMenu* toolsMenu) : QObject(window), window_(window) {
+  newStudy_ = toolsMenu->addAction(tr("New &Study..."), this, [this] { newStudy(); });
+  newStudy_->setObjectName(QStringLiteral("newStudyAction"));
+  newStudy_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+  newStudy_->setToolTip(tr("Many runs of the running scenario: sweeps, random draws, convergence, "
+                           "sensitivity, integrators compared"));
+}
+
+StudyWindow* StudyActions::newStudy() {
+  const RunInfoPtr run = window_->currentRun();
+  if (!run) return nullptr;
+  auto* w = new StudyWindow(window_, run->scenario, window_);
+  w->show();
+  w->raise();
+  w->activateWindow();
+  return w;
+}
+
+}  // namespace ricochet::app
