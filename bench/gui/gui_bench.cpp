@@ -15,10 +15,10 @@
 // Prints figures only; no pass/fail.
 
 #include "app/desktop/main_window.hpp"
-#include "app/desktop/widgets/number_field.hpp"
 #include "app/desktop/plots/plot_canvas.hpp"
 #include "app/desktop/plots/plot_panel.hpp"
 #include "app/desktop/scenario/scenario_editor.hpp"
+#include "app/desktop/widgets/number_field.hpp"
 #include "core/model/registry.hpp"
 #include "core/trace/minmax_decimator.hpp"
 #include "render/qt/vtk_widget.hpp"

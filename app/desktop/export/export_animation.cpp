@@ -1,6 +1,6 @@
 #include "app/desktop/export/export_animation.hpp"
 
-#include "app/desktop/main_window.hpp"
+#include "app/desktop/run/run_source.hpp"
 #include "core/io/scenario_io.hpp"
 #include "core/model/registry.hpp"
 
@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -501,7 +502,8 @@ qint64 AnimationExportDialog::estimatedBytes() const {
 
 // ---------------------------------------------------------------------------------------------
 
-AnimationExporter::AnimationExporter(MainWindow* window) : QObject(window), window_(window) {
+AnimationExporter::AnimationExporter(QMainWindow* window, const RunSource* source)
+    : QObject(window), window_(window), source_(source) {
   task_ = new AnimationExportTask(this);
   controller_ = new ExportController(
       window, task_,
@@ -515,9 +517,9 @@ AnimationExportDialog* AnimationExporter::dialog() const {
 }
 
 void AnimationExporter::showDialog() {
-  const RunInfoPtr run = window_->currentRun();
+  const RunInfoPtr run = source_->currentRun();
   if (!run || !controller_->ready()) return;
-  const SnapshotPtr snap = window_->lastSnapshot();
+  const SnapshotPtr snap = source_->lastSnapshot();
   const double now = snap && snap->generation == run->generation ? snap->t : 0.0;
   auto* dialog = new AnimationExportDialog(run->scenario, now, controller_->directory(),
                                            ffmpegAvailable(), window_);

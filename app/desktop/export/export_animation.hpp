@@ -35,7 +35,7 @@ class QTimer;
 
 namespace ricochet::app {
 
-class MainWindow;
+class RunSource;
 
 enum class AnimationFormat { Mp4, Gif, Ogv, PngSequence };
 
@@ -170,7 +170,8 @@ class AnimationExportDialog : public QDialog {
 class AnimationExporter : public QObject {
   Q_OBJECT
  public:
-  explicit AnimationExporter(MainWindow* window);
+  /// Exports `source`'s current run; dialogs and messages over `window`.
+  AnimationExporter(QMainWindow* window, const RunSource* source);
 
   void showDialog();
   /// Starts an export with a (cancellable, non-modal) progress dialog. Empty on success,
@@ -186,7 +187,8 @@ class AnimationExporter : public QObject {
   void finished();  ///< task() holds the outcome
 
  private:
-  MainWindow* window_;
+  QMainWindow* window_;
+  const RunSource* source_;
   AnimationExportTask* task_ = nullptr;
   ExportController* controller_ = nullptr;
 };

@@ -1,6 +1,6 @@
 #include "app/desktop/export/export_csv.hpp"
 
-#include "app/desktop/main_window.hpp"
+#include "app/desktop/run/run_source.hpp"
 #include "core/model/registry.hpp"
 #include "io/hdf5/run_file_writer.hpp"
 #include "render/paraview/paraview_series.hpp"
@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
@@ -378,7 +379,8 @@ void CsvExportDialog::accept() {
 
 // ---------------------------------------------------------------------------------------------
 
-CsvExporter::CsvExporter(MainWindow* window) : QObject(window), window_(window) {
+CsvExporter::CsvExporter(QMainWindow* window, const RunSource* source)
+    : QObject(window), window_(window), source_(source) {
   task_ = new CsvExportTask(this);
   controller_ = new ExportController(
       window, task_,
@@ -393,8 +395,8 @@ CsvExportDialog* CsvExporter::dialog() const {
 }
 
 void CsvExporter::showDialog(bool trace, bool impacts, bool hdf5, bool paraview) {
-  const RunInfoPtr run = window_->currentRun();
-  const SnapshotPtr snap = window_->lastSnapshot();
+  const RunInfoPtr run = source_->currentRun();
+  const SnapshotPtr snap = source_->lastSnapshot();
   if (!run || !controller_->ready()) return;
   std::int64_t step = 0;
   bool failed = false;

@@ -36,7 +36,7 @@ class QSpinBox;
 
 namespace ricochet::app {
 
-class MainWindow;
+class RunSource;
 
 struct CsvExportRequest {
   Scenario scenario;
@@ -135,7 +135,8 @@ class CsvExportDialog : public QDialog {
 class CsvExporter : public QObject {
   Q_OBJECT
  public:
-  explicit CsvExporter(MainWindow* window);
+  /// Exports `source`'s current run; dialogs and messages over `window`.
+  CsvExporter(QMainWindow* window, const RunSource* source);
 
   /// Opens the dialog (window-modal, non-blocking) for the current run, with these outputs
   /// ticked; accepting it starts the export.
@@ -154,7 +155,8 @@ class CsvExporter : public QObject {
   void finished(const ricochet::io::RunSummary& summary);
 
  private:
-  MainWindow* window_;
+  QMainWindow* window_;
+  const RunSource* source_;
   CsvExportTask* task_ = nullptr;
   ExportController* controller_ = nullptr;
 };

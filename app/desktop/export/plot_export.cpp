@@ -1,9 +1,9 @@
 #include "app/desktop/export/plot_export.hpp"
 
-#include "app/desktop/main_window.hpp"
 #include "app/desktop/plots/plot_panel.hpp"
 #include "app/desktop/plots/plot_png.hpp"
 #include "app/desktop/plots/plot_svg.hpp"
+#include "app/desktop/run/run_source.hpp"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -191,8 +192,9 @@ ExportReport PlotExportTask::report() const {
 
 // ---------------------------------------------------------------------------------------------
 
-PlotExporter::PlotExporter(MainWindow* window) : QObject(window), window_(window) {
-  task_ = new PlotExportTask(*window->plots(), this);
+PlotExporter::PlotExporter(QMainWindow* window, const RunSource* source, PlotPanel* plots)
+    : QObject(window), window_(window), source_(source), plots_(plots) {
+  task_ = new PlotExportTask(*plots, this);
   controller_ = new ExportController(
       window, task_,
       {tr("Plot export"), tr("Export Plots"), QString(), QStringLiteral("export/plotDirectory"),
@@ -204,9 +206,9 @@ PlotExportDialog* PlotExporter::dialog() const {
 }
 
 void PlotExporter::showDialog() {
-  const RunInfoPtr run = window_->currentRun();
+  const RunInfoPtr run = source_->currentRun();
   const QString base = run ? QString::fromStdString(run->scenario.system) : QStringLiteral("ricochet");
-  auto* dialog = new PlotExportDialog(controller_->directory(), base, window_, window_->plots());
+  auto* dialog = new PlotExportDialog(controller_->directory(), base, window_, plots_);
   controller_->openDialog(dialog, [this, dialog] {
     const PlotExportRequest r = dialog->request();
     controller_->rememberDirectory(r.output);

@@ -24,7 +24,7 @@ class QSpinBox;
 
 namespace ricochet::app {
 
-class MainWindow;
+class RunSource;
 class PlotPanel;
 
 enum class PlotFormat { Png, Svg };
@@ -101,7 +101,8 @@ class PlotExportTask : public ExportJob {
 class PlotExporter : public QObject {
   Q_OBJECT
  public:
-  explicit PlotExporter(MainWindow* window);
+  /// Exports `plots` (named after `source`'s system); dialogs and messages over `window`.
+  PlotExporter(QMainWindow* window, const RunSource* source, PlotPanel* plots);
 
   void showDialog();
   /// Exports now; empty on success (status bar message), otherwise the reason (also shown in one
@@ -114,7 +115,9 @@ class PlotExporter : public QObject {
   void finished(const QString& error);  ///< after each start(); empty error on success
 
  private:
-  MainWindow* window_;
+  QMainWindow* window_;
+  const RunSource* source_;
+  PlotPanel* plots_;
   PlotExportTask* task_ = nullptr;
   ExportController* controller_ = nullptr;
 };

@@ -1,6 +1,7 @@
 #include "app/desktop/help/help_dialogs.hpp"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QMenu>
@@ -12,6 +13,27 @@
 namespace ricochet::app {
 
 namespace {
+
+const char* kAboutHtml = R"(
+<h3>Ricochet %1</h3>
+<p>A desktop laboratory for mechanical systems with impacts, built on <b>variational collision
+integrators</b>: the impact time is an unknown of the discrete variational principle, so energy
+stays bounded over thousands of collisions and momenta are conserved where a symmetry says so.</p>
+<p><b>Papers implemented</b></p>
+<ol style="margin-left: -20px">
+<li>[004] R. C. Fetecau, J. E. Marsden, M. Ortiz, M. West, <i>Nonsmooth Lagrangian mechanics and
+variational collision integrators</i>, SIAM J. Applied Dynamical Systems 2(3), 2003.</li>
+<li>[000] &Aacute;. Rodr&iacute;guez Abella, L. Colombo, <i>Variational collision integrators for
+nonholonomic Lagrangian systems</i>.</li>
+<li>[001] &Aacute;. Rodr&iacute;guez Abella, L. Colombo, <i>Implicit nonholonomic mechanics with
+collisions</i>.</li>
+<li>[002] A. Anahory Simoes, L. Colombo, <i>Nonholonomic systems with inequality
+constraints</i>.</li>
+<li>[003] K. Tran, M. Leok, <i>Lie group variational collision integrators for a class of hybrid
+systems</i>, arXiv:2310.15356.</li>
+</ol>
+<p>BSD-3-Clause. Built with Qt %2 (LGPL-3), VTK (BSD-3) and Eigen (MPL-2).</p>
+)";
 
 QString plain(QString text) {
   text.remove(QRegularExpression(QStringLiteral("&(?!&)")));
@@ -110,6 +132,11 @@ void showHelpWindow(QWidget* parent, const QString& objectName, const QString& t
   dialog->show();
   dialog->raise();
   dialog->activateWindow();
+}
+
+QString aboutHtml() {
+  return QString::fromUtf8(kAboutHtml)
+      .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion()));
 }
 
 }  // namespace ricochet::app

@@ -1,5 +1,5 @@
 #pragma once
-// Help menu windows: Keyboard Shortcuts, listed from the menus' own actions (so the list is the
+// Help menu windows: About Ricochet (what it is and the papers it implements); Keyboard Shortcuts, listed from the menus' own actions (so the list is the
 // shortcuts the window really has, never a copy to keep in step), plus the mouse gestures of the
 // plots and the 3-D view; and a short Getting Started guide.
 
@@ -26,6 +26,10 @@ QString shortcutsHtml(const QList<ShortcutRow>& rows);
 
 /// The Getting Started guide (HTML).
 QString gettingStartedHtml();
+
+/// The About box text (HTML): what Ricochet is and the five papers it implements, with the
+/// application's and Qt's versions.
+QString aboutHtml();
 
 /// Shows `html` in a non-modal window titled `title` (one per object name: shown again if open).
 void showHelpWindow(QWidget* parent, const QString& objectName, const QString& title, const QString& html);

@@ -1,15 +1,13 @@
 #include "app/desktop/replay/replay_actions.hpp"
 
-#include "app/desktop/main_window.hpp"
-#include "app/desktop/widgets/notify.hpp"
 #include "app/desktop/plots/plot_panel.hpp"
 #include "app/desktop/replay/replay_bar.hpp"
-#include "app/desktop/scenario/scenario_editor.hpp"
-#include "app/desktop/run/simulation_worker.hpp"
+#include "app/desktop/run/run_session.hpp"
+#include "app/desktop/view/scene_host.hpp"
+#include "app/desktop/widgets/notify.hpp"
 #include "core/model/registry.hpp"
 #include "io/hdf5/recorded_run.hpp"
 #include "io/hdf5/run_file_reader.hpp"
-#include "render/qt/vtk_widget.hpp"
 #include "render/scene/scene_view.hpp"
 
 #include <QAction>
@@ -18,6 +16,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMimeData>
 #include <QStatusBar>
@@ -59,8 +58,14 @@ struct ReplayActions::Loaded {
   SceneSpec scene;                              // overlays only: the ghost's bodies
 };
 
-ReplayActions::ReplayActions(MainWindow* window, QMenu* fileMenu, ReplayBar* bar)
-    : QObject(window), window_(window), bar_(bar) {
+ReplayActions::ReplayActions(const ReplayParts& parts, QMenu* fileMenu)
+    : QObject(parts.window),
+      window_(parts.window),
+      session_(parts.session),
+      bar_(parts.bar),
+      plots_(parts.plots),
+      scene_(parts.scene),
+      editor_(parts.editor) {
   open_ = new QAction(tr("Open R&un..."), this);
   open_->setObjectName(QStringLiteral("openRunAction"));
   open_->setToolTip(
@@ -82,14 +87,19 @@ ReplayActions::ReplayActions(MainWindow* window, QMenu* fileMenu, ReplayBar* bar
   fileMenu->addAction(overlay_);
   fileMenu->addAction(remove_);
 
-  connect(bar_, &ReplayBar::seekRequested, this, [this](double t) { window_->worker()->seek(t); });
+  connect(bar_, &ReplayBar::seekRequested, this, [this](double t) { session_->seek(t); });
   connect(bar_, &ReplayBar::runLiveRequested, this, [this] {
-    if (const RunInfoPtr run = window_->currentRun(); run && run->replay()) {
-      window_->openScenario(run->scenario, run->recordingLabel, QString());
+    if (const RunInfoPtr run = session_->currentRun(); run && run->replay()) {
+      session_->openScenario(run->scenario, run->recordingLabel, QString());
     }
   });
-  connect(window_, &MainWindow::runStarted, this, &ReplayActions::onRunStarted);
-  connect(window_, &MainWindow::snapshotShown, this, &ReplayActions::onSnapshot);
+  connect(session_, &RunSession::runStarted, this, &ReplayActions::onRunStarted);
+  connect(session_, &RunSession::snapshotShown, this, &ReplayActions::onSnapshot);
+  // A run file the worker cannot play: one box, as for a file that cannot be read.
+  connect(session_, &RunSession::refused, this,
+          [this](const RunRequest& request, const QString& message) {
+            if (request.kind == RequestKind::Replay) refuse(tr("Run refused"), message);
+          });
   window_->setAcceptDrops(true);
   window_->installEventFilter(this);
 }
@@ -162,10 +172,10 @@ void ReplayActions::onLoaded(const Loaded& l) {
   }
   if (!l.overlay) {
     lastError_.clear();
-    window_->replayRecording(l.run, l.label);  // refusals come back through MainWindow
+    session_->replayRecording(l.run, l.label);  // refusals come back through the session
     return;
   }
-  const RunInfoPtr shown = window_->currentRun();
+  const RunInfoPtr shown = session_->currentRun();
   if (shown && shown->scenario.system != l.run->scenario.system) {
     refuse(tr("Overlay refused"),
            tr("%1 is a run of '%2', the window shows '%3': an overlay needs the same system")
@@ -176,7 +186,7 @@ void ReplayActions::onLoaded(const Loaded& l) {
   overlayRun_ = l.run;
   overlayLabel_ = l.label;
   ghostScene_ = l.scene;
-  window_->plots()->setOverlay(l.curves);
+  plots_->setOverlay(l.curves);
   applyGhost();
   remove_->setEnabled(true);
   window_->statusBar()->showMessage(
@@ -202,16 +212,16 @@ void ReplayActions::removeOverlay() {
   overlayRun_.reset();
   ghostRow_.reset();
   ghostScene_ = SceneSpec{};
-  window_->plots()->setOverlay(nullptr);
-  window_->sceneView()->clearGhost();
-  window_->sceneWidget()->requestRender();
+  plots_->setOverlay(nullptr);
+  scene_->view()->clearGhost();
+  scene_->requestRender();
   remove_->setEnabled(false);
   window_->statusBar()->showMessage(tr("Overlay removed"), 3000);
   emit overlayChanged();
 }
 
 void ReplayActions::applyGhost() {
-  render::SceneView* view = window_->sceneView();
+  render::SceneView* view = scene_->view();
   if (!overlayRun_ || !overlayRun_->hasPoses()) {
     view->clearGhost();
     return;
@@ -222,11 +232,11 @@ void ReplayActions::applyGhost() {
 }
 
 void ReplayActions::onRunStarted() {
-  const RunInfoPtr run = window_->currentRun();
+  const RunInfoPtr run = session_->currentRun();
   if (!run) return;
   // Replay mode: the bar, the title, a read-only editor.
   bar_->setRecording(run->replay() ? run->recording : nullptr);
-  window_->editor()->setEnabled(!run->replay());
+  editor_->setEnabled(!run->replay());
   if (run->replay()) {
     const SystemInfo& sys = findSystem(run->scenario.system)->info();
     window_->setWindowTitle(tr("Replay of %1: %2").arg(run->recordingLabel, qs(sys.title)));
@@ -249,15 +259,15 @@ void ReplayActions::onRunStarted() {
     window_->statusBar()->showMessage(what, 10000);
     return;
   }
-  if (overlayRun_ && overlayRun_->hasPoses() && !window_->sceneView()->hasGhost()) {
+  if (overlayRun_ && overlayRun_->hasPoses() && !scene_->view()->hasGhost()) {
     applyGhost();  // the scene was rebuilt (new geometry): the ghost goes with it
   }
 }
 
 void ReplayActions::onSnapshot() {
-  const SnapshotPtr s = window_->lastSnapshot();
+  const SnapshotPtr s = session_->lastSnapshot();
   if (!s) return;
-  if (const RunInfoPtr run = window_->currentRun(); run && run->replay()) bar_->showTime(s->t);
+  if (const RunInfoPtr run = session_->currentRun(); run && run->replay()) bar_->showTime(s->t);
   if (!overlayRun_ || !overlayRun_->hasPoses()) return;
   // The overlay's last row at or before the shown time (its first before it starts).
   const std::vector<double>& t = *overlayRun_->trace.column("t");
@@ -266,9 +276,9 @@ void ReplayActions::onSnapshot() {
   if (ghostRow_ == row) return;
   ghostRow_ = row;
   const std::size_t bodies = overlayRun_->bodies.size();
-  window_->sceneView()->setGhostPoses(
+  scene_->view()->setGhostPoses(
       std::span<const Pose>(overlayRun_->poses.data() + row * bodies, bodies));
-  window_->sceneWidget()->requestRender();
+  scene_->requestRender();
 }
 
 bool ReplayActions::eventFilter(QObject* watched, QEvent* event) {

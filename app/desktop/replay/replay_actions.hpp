@@ -29,18 +29,32 @@
 #include <vector>
 
 class QAction;
+class QMainWindow;
 class QMenu;
+class QWidget;
 
 namespace ricochet::app {
 
-class MainWindow;
+class PlotPanel;
 class ReplayBar;
+class RunSession;
+class SceneHost;
+
+/// What the replay actions work with: none of it is the window itself.
+struct ReplayParts {
+  QMainWindow* window = nullptr;  ///< dialogs, status bar, title, drops
+  RunSession* session = nullptr;  ///< the run shown; replays and Run Live are asked of it
+  ReplayBar* bar = nullptr;       ///< under the 3-D view
+  PlotPanel* plots = nullptr;     ///< the overlay's dashed curves
+  SceneHost* scene = nullptr;     ///< the overlay's ghost
+  QWidget* editor = nullptr;      ///< read-only while a replay plays
+};
 
 class ReplayActions : public QObject {
   Q_OBJECT
  public:
-  /// Adds Open Run..., Overlay Run... and Remove Overlay to `fileMenu`; drives `bar`.
-  ReplayActions(MainWindow* window, QMenu* fileMenu, ReplayBar* bar);
+  /// Adds Open Run..., Overlay Run... and Remove Overlay to `fileMenu`; drives `parts.bar`.
+  ReplayActions(const ReplayParts& parts, QMenu* fileMenu);
   ~ReplayActions() override;
 
   /// Reads `path` in the background, then replays it (or refuses it). What the action's dialog
@@ -82,8 +96,12 @@ class ReplayActions : public QObject {
   void onSnapshot();
   void applyGhost();
 
-  MainWindow* window_;
+  QMainWindow* window_;
+  RunSession* session_;
   ReplayBar* bar_;
+  PlotPanel* plots_;
+  SceneHost* scene_;
+  QWidget* editor_;
   QAction* open_ = nullptr;
   QAction* overlay_ = nullptr;
   QAction* remove_ = nullptr;

@@ -30,17 +30,6 @@ struct SeriesInfo {
   Group group = Group::Energy;
 };
 
-/// The mass properties of a described rigid body as it runs (se3::buildBody of the scenario's
-/// body with its parameters `epsilon` and `m`), for the editor's Body section.
-struct BodyFigures {
-  double mass = 0.0;    ///< kg: the parameter m, or density times volume
-  double volume = 0.0;  ///< m^3, rounding included
-  Eigen::Vector3d centreOfMass = Eigen::Vector3d::Zero();      ///< m, in the description's frame
-  Eigen::Vector3d principalMoments = Eigen::Vector3d::Zero();  ///< kg m^2, ascending
-  int inputVertices = 0;  ///< points given (box corners, mesh vertices)
-  int hullVertices = 0;   ///< of which extreme points of their convex parts
-};
-
 /// Sent once per run (a successful start or reset).
 struct RunInfo {
   std::uint64_t generation = 0;  ///< increases with every run; snapshots carry it
@@ -53,7 +42,8 @@ struct RunInfo {
   /// True when E0 != 0: the error is (E - E0)/|E0|. Otherwise it is divided by K0 + |V0|
   /// (io::energyScale, as the CLI's energy_rel_error).
   bool relativeError = true;
-  /// Set when the scenario has a body (rigid-body): what it weighs and how it turns.
+  /// Set when the scenario has a body (rigid-body): what it weighs and how it turns
+  /// (SystemDescription::bodyFigures).
   std::optional<BodyFigures> body;
   /// A replay (File > Open Run...): the run file played back without integrating
   /// (io/hdf5/recorded_run.hpp), and the name it was opened under. Null for a live run.

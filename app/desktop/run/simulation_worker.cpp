@@ -2,7 +2,6 @@
 
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
-#include "core/se3/rigid_body_system.hpp"
 
 #include <QMetaObject>
 #include <QTimer>
@@ -23,20 +22,6 @@ constexpr double kRateWindow = 0.5;           // s of wall time per steps/s meas
 constexpr double kMaxLag = 0.25;              // s: a paced run further behind drops the backlog
 constexpr int kDecimatorBuckets = 2048;
 constexpr int kPhaseRows = 4096;  // rows kept for the phase portraits (StrideRows)
-
-// Series fed from computed quantities rather than from a Simulation column.
-enum Computed { kTotal = -1, kKinetic = -2, kPotential = -3, kError = -4, kAbsError = -5 };
-
-bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-// The running body's mass properties (a scenario with a body: rigid-body).
-std::optional<BodyFigures> bodyFiguresOf(const Scenario& scenario) {
-  if (!scenario.body) return std::nullopt;
-  const se3::BuiltBody b = se3::buildScenarioBody(scenario);
-  if (!b.ok()) return std::nullopt;
-  return BodyFigures{b.mass, b.volume, b.centreOfMass, b.principalMoments, b.inputVertices,
-                     b.hullVertices};
-}
 }  // namespace
 
 SimulationWorker::SimulationWorker(std::shared_ptr<std::atomic<bool>> snapshotBusy)
@@ -51,45 +36,22 @@ SimulationWorker::SimulationWorker(std::shared_ptr<std::atomic<bool>> snapshotBu
 SimulationWorker::~SimulationWorker() = default;
 
 void SimulationWorker::start(const Scenario& scenario, std::uint64_t requestId, bool play) {
-  CreateResult created = createSimulation(scenario);
-  if (!created.simulation) {
-    emit rejected(requestId, QString::fromStdString(created.error));
-    return;  // the running simulation (if any) is untouched
-  }
-  auto info = std::make_shared<RunInfo>();
-  info->requestId = requestId;
-  info->scenario = scenario;
-  info->scene = findSystem(scenario.system)->scene(scenario);
-  begin(std::move(created.simulation), std::move(info), play);
+  begin(startLive(scenario, requestId), play);  // a refusal leaves the running run untouched
 }
 
 void SimulationWorker::startRecorded(std::shared_ptr<const hdf5::RunFile> run, const QString& label,
                                      std::uint64_t requestId, bool play) {
-  const SystemDescription* system = run ? findSystem(run->scenario.system) : nullptr;
-  if (!system) {
-    emit rejected(requestId,
-                  QStringLiteral("%1: unknown system '%2'")
-                      .arg(label, run ? QString::fromStdString(run->system) : QString()));
-    return;
-  }
-  auto info = std::make_shared<RunInfo>();
-  info->requestId = requestId;
-  info->scenario = run->scenario;
-  info->scene = system->scene(run->scenario);
-  if (const std::string e = hdf5::RecordedRun::check(*run, info->scene.bodies.size()); !e.empty()) {
-    emit rejected(requestId, QStringLiteral("%1: %2").arg(label, QString::fromStdString(e)));
-    return;
-  }
-  info->recording = run;
-  info->recordingLabel = label;
-  info->recordingHasPoses = run->hasPoses();
-  if (!run->hasPoses()) info->scene.bodies.clear();  // nothing rather than bodies at made-up places
-  begin(std::make_unique<hdf5::RecordedRun>(std::move(run)), std::move(info), play);
+  begin(startReplay(std::move(run), label, requestId), play);
 }
 
-void SimulationWorker::begin(std::unique_ptr<Simulation> sim, std::shared_ptr<RunInfo> info,
-                             bool play) {
-  const EnergySplit e0 = sim->energy();
+void SimulationWorker::begin(FeedStart fresh, bool play) {
+  if (!fresh.feed) {
+    emit rejected(fresh.requestId, fresh.error);
+    return;  // the running simulation (if any) is untouched
+  }
+  std::shared_ptr<RunInfo> info = std::move(fresh.info);
+  Simulation& sim = fresh.feed->simulation();
+  const EnergySplit e0 = sim.energy();
   if (!std::isfinite(e0.total())) {
     emit rejected(info->requestId, QStringLiteral("initial energy is not finite (E0 = %1)")
                                        .arg(QString::fromStdString(formatNumber(e0.total()))));
@@ -99,40 +61,15 @@ void SimulationWorker::begin(std::unique_ptr<Simulation> sim, std::shared_ptr<Ru
   info->generation = ++generation_;
   info->energyInitial = e0.total();
   info->relativeError = e0.total() != 0.0;
-  info->body = bodyFiguresOf(info->scenario);
-
-  // Plotted series: the energy split, extra energies (e.*), the energy error (signed and its
-  // magnitude, for the log view), the momentum-like quantities (mom.*), then every other trace
-  // column, so that any of them can be plotted from the start of the run.
-  const auto columns = sim->columns();
-  seriesColumn_.clear();
-  auto add = [&](std::string name, SeriesInfo::Group group, int source) {
-    info->series.push_back(SeriesInfo{std::move(name), group});
-    seriesColumn_.push_back(source);
-  };
-  add("total", SeriesInfo::Group::Energy, kTotal);
-  add("kinetic", SeriesInfo::Group::Energy, kKinetic);
-  add("potential", SeriesInfo::Group::Energy, kPotential);
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    if (startsWith(columns[c], "e.")) add(columns[c], SeriesInfo::Group::Energy, int(c));
-  }
-  add("energy error", SeriesInfo::Group::Error, kError);
-  add("|energy error|", SeriesInfo::Group::AbsError, kAbsError);
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    if (startsWith(columns[c], "mom.")) add(columns[c], SeriesInfo::Group::Momentum, int(c));
-  }
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    if (!startsWith(columns[c], "e.") && !startsWith(columns[c], "mom.")) {
-      add(columns[c], SeriesInfo::Group::Column, int(c));
-    }
-  }
+  info->body = system->bodyFigures(info->scenario);
+  const auto columns = sim.columns();
+  layout_ = SeriesLayout(columns);
+  info->series = layout_.series();
   info->constraints = system->info().constraints;
 
-  sim_ = std::move(sim);
-  recorded_ = info->recording ? static_cast<hdf5::RecordedRun*>(sim_.get()) : nullptr;
+  feed_ = std::move(fresh.feed);
+  sim_ = &sim;
   info_ = info;
-  energyInitial_ = e0.total();
-  errorScale_ = 1.0 / io::energyScale(e0);  // the CLI's energy_rel_error, same denominator
   decimator_ = trace::MinMaxDecimator(int(info->series.size()), kDecimatorBuckets);
   rows_ = StrideRows(int(info->series.size()), kPhaseRows);
   impactRows_ = ImpactRows(int(info->series.size()));
@@ -159,34 +96,23 @@ void SimulationWorker::clearRecords() {
   rows_.clear();
   impactRows_.clear();
   rowsChanged_ = impactsChanged_ = true;
-  path_.clear();
-  path_.reserve(kPathHistory);
-  pathStep_.clear();
-  pathStep_.reserve(kPathHistory);
-  recentCount_ = recentNext_ = 0;
-  pathStride_ = pathCountdown_ = 1;
+  trail_.clear();
   markCount_ = markNext_ = 0;
   marksDropped_ = 0;
 }
 
-void SimulationWorker::restart(bool play) {
-  if (info_->recording) {
-    startRecorded(info_->recording, info_->recordingLabel, 0, play);
-  } else {
-    start(info_->scenario, 0, play);
-  }
-}
+void SimulationWorker::restart(bool play) { begin(feed_->again(0), play); }
 
 void SimulationWorker::seek(double t) {
-  if (!recorded_) return;
-  const std::size_t target = recorded_->rowAt(t);
+  if (!feed_) return;
+  const std::optional<std::int64_t> steps = feed_->rewindFor(t);
+  if (!steps) return;  // a live run
   const bool playing = running_;
-  recorded_->rewind();
   clearRecords();
   finished_ = false;
   record();
   trackPath();
-  while (recorded_->row() < target && stepAndRecord()) {
+  for (std::int64_t i = 0; i < *steps && stepAndRecord(); ++i) {
   }
   running_ = playing;
   markCount_ = 0;  // no flashes of every impact passed over
@@ -285,22 +211,8 @@ void SimulationWorker::scheduleTick(int ms) { timer_->start(std::max(ms, 0)); }
 void SimulationWorker::record() {
   const EnergySplit e = sim_->energy();
   sim_->sample(columnValues_);
-  // A replay shows the recorded error (the CLI's division), a live run its own.
-  lastError_ =
-      recorded_ ? recorded_->energyRelError() : (e.total() - energyInitial_) * errorScale_;
-  for (std::size_t i = 0; i < seriesColumn_.size(); ++i) {
-    const int c = seriesColumn_[i];
-    double v;
-    switch (c) {
-      case kTotal: v = e.total(); break;
-      case kKinetic: v = e.kinetic; break;
-      case kPotential: v = e.potential; break;
-      case kError: v = lastError_; break;
-      case kAbsError: v = std::fabs(lastError_); break;
-      default: v = columnValues_[std::size_t(c)]; break;
-    }
-    seriesValues_[i] = v;
-  }
+  lastError_ = feed_->energyError(e);  // a replay shows the recorded error, a live run its own
+  layout_.values(e, lastError_, columnValues_, seriesValues_);
   decimator_.append(sim_->time(), seriesValues_);
   const std::int64_t step = sim_->step();
   if (rows_.wants(step)) {
@@ -334,27 +246,7 @@ bool SimulationWorker::stepAndRecord() {
 void SimulationWorker::trackPath() {
   if (tracked_ < 0) return;
   sim_->poses(poses_);
-  const Eigen::Vector3d& p = poses_[std::size_t(tracked_)].position;
-  recent_[std::size_t(recentNext_)] = p;
-  recentNext_ = (recentNext_ + 1) % kPathRecent;
-  recentCount_ = std::min(recentCount_ + 1, kPathRecent);
-  if (--pathCountdown_ > 0) return;
-  pathCountdown_ = pathStride_;
-  if (int(path_.size()) == kPathHistory) {
-    // Full: keep the samples at even multiples of the stride (the newest included) and sample
-    // half as often. This step lies one old stride past the newest kept sample, so the next
-    // sample on the new grid is one old stride away; this one is not taken.
-    for (std::size_t i = 0; i < std::size_t(kPathHistory / 2); ++i) {
-      path_[i] = path_[2 * i + 1];
-      pathStep_[i] = pathStep_[2 * i + 1];
-    }
-    path_.resize(kPathHistory / 2);
-    pathStep_.resize(kPathHistory / 2);
-    pathStride_ *= 2;
-    return;
-  }
-  path_.push_back(p);
-  pathStep_.push_back(sim_->step());
+  trail_.add(sim_->step(), poses_[std::size_t(tracked_)].position);
 }
 
 void SimulationWorker::integrateChunk() {
@@ -454,22 +346,7 @@ void SimulationWorker::emitSnapshot(bool forced) {
   s->poses = poses_;
   s->seeked = seeked_;
   seeked_ = false;
-  // The history up to where the recent ring starts, then the ring (oldest first).
-  const std::int64_t recentFirst = sim_->step() - recentCount_ + 1;
-  s->path.reserve(path_.size() + std::size_t(recentCount_));
-  for (std::size_t i = 0; i < path_.size() && pathStep_[i] < recentFirst; ++i) s->path.push_back(path_[i]);
-  for (int k = 0; k < recentCount_; ++k) {
-    s->path.push_back(recent_[std::size_t((recentNext_ - recentCount_ + k + kPathRecent) % kPathRecent)]);
-  }
-  // Sample more densely again when the snapshots come more often than the stride needs (e.g.
-  // after a switch from max speed to 1x): aim at a quarter to a whole buffer per snapshot.
-  if (pathStride_ > 1 && int(path_.size()) < kPathHistory / 4) {
-    pathStride_ /= 2;
-    pathCountdown_ = std::min(pathCountdown_, pathStride_);
-  }
-  path_.clear();
-  pathStep_.clear();
-  recentCount_ = 0;
+  trail_.take(sim_->step(), s->path);
   s->newImpacts.reserve(std::size_t(markCount_));
   for (int i = 0; i < markCount_; ++i) {
     const int idx = (markNext_ - markCount_ + i + kImpactMarks) % kImpactMarks;

@@ -1,15 +1,18 @@
 #pragma once
-// The integrator's thread. A SimulationWorker lives in its own QThread and owns the Simulation:
-// it creates it (validation included), integrates it in chunks bounded in wall time, feeds every
-// step to the plot decimator, and emits Snapshots at about 60 per second through queued signals.
-// It never touches a widget; the GUI never calls into it directly (WorkerHost posts calls into the
+// The integrator's thread. A SimulationWorker lives in its own QThread and owns what runs: a
+// RunFeed (run_feed.hpp: a live simulation, created and validated here, or a run file played
+// back). It advances it in chunks bounded in wall time, feeds every step's series
+// (series_layout.hpp) to the plot decimator and the row buffers, samples the trail
+// (trail_sampler.hpp), and emits Snapshots at about 60 per second through queued signals. It
+// never touches a widget; the GUI never calls into it directly (WorkerHost posts calls into the
 // worker's event loop and returns at once).
 
 #include "app/desktop/run/run_data.hpp"
+#include "app/desktop/run/run_feed.hpp"
+#include "app/desktop/run/series_layout.hpp"
+#include "app/desktop/run/trail_sampler.hpp"
 #include "core/model/system.hpp"
 #include "core/trace/minmax_decimator.hpp"
-
-#include "io/hdf5/recorded_run.hpp"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -35,9 +38,9 @@ class SimulationWorker : public QObject, private ImpactSink {
   static constexpr double kMaxSpeed = 0.0;  ///< speed value meaning "as fast as possible"
   /// Trail positions one snapshot carries (Snapshot::path): at most kPathHistory samples spread
   /// evenly over the steps since the previous snapshot, then the last kPathRecent steps each.
-  static constexpr int kPathHistory = 256;
-  static constexpr int kPathRecent = 256;
-  static constexpr int kPathSamples = kPathHistory + kPathRecent;  ///< the most per snapshot
+  static constexpr int kPathHistory = TrailSampler::kHistory;
+  static constexpr int kPathRecent = TrailSampler::kRecent;
+  static constexpr int kPathSamples = TrailSampler::kSamples;  ///< the most per snapshot
 
   // Control, called in the worker thread (WorkerHost posts them):
   /// Creates a simulation for `scenario`. On success it replaces the running one (new
@@ -75,25 +78,26 @@ class SimulationWorker : public QObject, private ImpactSink {
 
  private:
   void onImpact(const ImpactRecord& impact) override;
-  // Makes `sim` (at its initial state) the running simulation, described by `info` (scenario,
-  // scene, requestId, recording set): series, decimator, first snapshot.
-  void begin(std::unique_ptr<Simulation> sim, std::shared_ptr<RunInfo> info, bool play);
+  // Makes the started feed (at its initial state) what runs: series, decimator, first snapshot;
+  // or answers rejected() with its refusal.
+  void begin(FeedStart fresh, bool play);
   void clearRecords();      // decimator, rows, impacts, trail and marks back to empty
   void restart(bool play);  // the current run again from its start (reset, play after the end)
   void tick();
   void integrateChunk();
   bool stepAndRecord();  // one step + decimator feed; false on failure (run paused)
   void record();
-  void trackPath();  // after each step: the recent ring and, every pathStride_ steps, the history
+  void trackPath();  // after each step: the tracked body's position to the trail
   void emitSnapshot(bool forced);
   void scheduleTick(int ms);
   void restartClock();
 
   std::shared_ptr<std::atomic<bool>> busy_;
-  std::unique_ptr<Simulation> sim_;
-  hdf5::RecordedRun* recorded_ = nullptr;  // sim_ when it is a replay
+  std::unique_ptr<RunFeed> feed_;
+  Simulation* sim_ = nullptr;  // feed_->simulation()
   std::shared_ptr<const RunInfo> info_;
   std::uint64_t generation_ = 0;
+  SeriesLayout layout_;
   trace::MinMaxDecimator decimator_;
   // Whole rows for the phase portraits and the impact map (plot_samples.hpp), and the copies the
   // last snapshot carried (a new copy only when they changed).
@@ -105,22 +109,9 @@ class SimulationWorker : public QObject, private ImpactSink {
   bool impactsChanged_ = true;
   std::vector<double> columnValues_;  // Simulation::sample() row
   std::vector<double> seriesValues_;  // one value per RunInfo::series
-  std::vector<int> seriesColumn_;     // column index feeding each series, -1 for computed ones
   std::vector<Pose> poses_;
-  // The tracked body's path since the last snapshot. History: a sample every pathStride_ steps
-  // (step index in pathStep_); when it fills, every other sample goes and the stride doubles.
-  // Recent: a ring of the last kPathRecent steps, so that at max speed the trail just behind the
-  // body is the integrated path (a history sample every few hundred steps aliases a bounce
-  // into a straight line).
-  std::vector<Eigen::Vector3d> path_;
-  std::vector<std::int64_t> pathStep_;
-  std::array<Eigen::Vector3d, kPathRecent> recent_{};
-  int recentCount_ = 0, recentNext_ = 0;
+  TrailSampler trail_;
   int tracked_ = -1;  // scene body whose path is sampled (-1: none)
-  std::int64_t pathStride_ = 1;
-  std::int64_t pathCountdown_ = 1;
-  double energyInitial_ = 0.0;
-  double errorScale_ = 1.0;  // 1/|E0| (1 when E0 == 0)
   double lastError_ = 0.0;
 
   static constexpr int kImpactMarks = 32;

@@ -308,6 +308,30 @@ void ScenarioEditor::refused(QWidget* source, const QString& reason) {
 
 void ScenarioEditor::runStarted(const RunInfo& info) { bodyEditor_->showFigures(info.body); }
 
+void ScenarioEditor::runAccepted(const RunInfo& info, const RunRequest& request) {
+  if (request.kind == RequestKind::Edit || request.kind == RequestKind::Reset) {
+    accepted(info.scenario, request.source);
+  } else {
+    setScenario(info.scenario);
+  }
+  runStarted(info);
+}
+
+void ScenarioEditor::runRefused(const RunRequest& request, const QString& message,
+                                const RunInfo* current) {
+  switch (request.kind) {
+    case RequestKind::Edit: refused(request.source, message); break;
+    case RequestKind::History:
+      if (current) setScenario(current->scenario);
+      break;
+    case RequestKind::System:
+    case RequestKind::Startup:
+      if (request.defaults && current) setScenario(current->scenario);  // the picker shows what runs
+      break;
+    default: break;
+  }
+}
+
 void ScenarioEditor::requestEpsilon(double value, QWidget* source) {
   const SystemDescription* system = findSystem(desired_.system);
   if (!system) return;

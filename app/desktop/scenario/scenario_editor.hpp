@@ -13,6 +13,7 @@
 // (BodyEditor), whose edits are merged into the same candidate.
 
 #include "app/desktop/run/run_data.hpp"
+#include "app/desktop/run/run_request.hpp"
 #include "core/model/system.hpp"
 
 #include <QString>
@@ -50,6 +51,14 @@ class ScenarioEditor : public QWidget {
   void refused(QWidget* source, const QString& reason);
   /// A run started (after accepted() or setScenario()): shows what the worker computed for it.
   void runStarted(const RunInfo& info);
+  /// The worker accepted `request`: `info` runs now. An edit or a reset is accepted() (a reset
+  /// runs what the editor shows: fields still marked as refused keep their text); anything else
+  /// is shown with setScenario(). Then runStarted().
+  void runAccepted(const RunInfo& info, const RunRequest& request);
+  /// The worker refused `request` with `message`; `current` is the run that goes on (may be null).
+  /// An edit marks its field (refused()); a refused undo or redo, or the paper's defaults refused
+  /// for a system, shows the running scenario again.
+  void runRefused(const RunRequest& request, const QString& message, const RunInfo* current);
 
   bool stopAtEnd() const;
   void setStopAtEnd(bool stop);

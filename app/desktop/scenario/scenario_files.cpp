@@ -1,10 +1,10 @@
 #include "app/desktop/scenario/scenario_files.hpp"
 
 #include "app/desktop/bodies/body_editor.hpp"
-#include "app/desktop/main_window.hpp"
-#include "app/desktop/widgets/notify.hpp"
+#include "app/desktop/run/run_session.hpp"
 #include "app/desktop/scenario/presets_menu.hpp"
 #include "app/desktop/scenario/scenario_editor.hpp"
+#include "app/desktop/widgets/notify.hpp"
 #include "core/io/scenario_io.hpp"
 
 #include <QAction>
@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMimeData>
 #include <QSettings>
@@ -29,7 +30,8 @@ const QString kLastDirKey = QStringLiteral("files/lastDirectory");
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 }  // namespace
 
-ScenarioFiles::ScenarioFiles(MainWindow* window) : QObject(window), window_(window) {
+ScenarioFiles::ScenarioFiles(QMainWindow* window, RunSession* session, ScenarioEditor* editor)
+    : QObject(window), window_(window), session_(session), editor_(editor) {
   QStyle* st = window->style();
   openAction_ = new QAction(st->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Scenario..."), this);
   openAction_->setObjectName(QStringLiteral("openScenarioAction"));
@@ -56,8 +58,8 @@ ScenarioFiles::ScenarioFiles(MainWindow* window) : QObject(window), window_(wind
   connect(recentMenu_, &QMenu::aboutToShow, this, &ScenarioFiles::rebuildRecentMenu);
   rebuildRecentMenu();
 
-  connect(window, &MainWindow::scenarioFileOpened, this, &ScenarioFiles::onFileOpened);
-  connect(window, &MainWindow::runStarted, this, &ScenarioFiles::onRunStarted);
+  connect(session, &RunSession::scenarioFileOpened, this, &ScenarioFiles::onFileOpened);
+  connect(session, &RunSession::runStarted, this, &ScenarioFiles::onRunStarted);
   window->setAcceptDrops(true);
   window->installEventFilter(this);
 }
@@ -79,7 +81,7 @@ bool ScenarioFiles::open(const QString& path) {
     refuse(qs(r.error));
     return false;
   }
-  window_->openScenario(*r.scenario, QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath());
+  session_->openScenario(*r.scenario, QFileInfo(path).fileName(), QFileInfo(path).absoluteFilePath());
   return true;
 }
 
@@ -97,12 +99,12 @@ bool ScenarioFiles::openPreset(const Preset& preset) {
     refuse(qs(r.error));
     return false;
   }
-  window_->openScenario(*r.scenario, tr("the preset %1").arg(preset.file), QString());
+  session_->openScenario(*r.scenario, tr("the preset %1").arg(preset.file), QString());
   return true;
 }
 
 QString ScenarioFiles::saveTo(const QString& path) {
-  const RunInfoPtr run = window_->currentRun();
+  const RunInfoPtr run = session_->currentRun();
   QString error;
   if (!run) {
     error = tr("%1: nothing to save, no scenario is running").arg(path);
@@ -143,7 +145,7 @@ void ScenarioFiles::save() {
 }
 
 void ScenarioFiles::saveAsDialog() {
-  const RunInfoPtr run = window_->currentRun();
+  const RunInfoPtr run = session_->currentRun();
   if (!run) return;
   const QString suggested =
       currentPath_.isEmpty() ? QDir(lastDirectory()).filePath(qs(run->scenario.system) + QStringLiteral(".json"))
@@ -179,8 +181,8 @@ QString ScenarioFiles::droppedScenario(const QMimeData* mime) {
 }
 
 QString ScenarioFiles::droppedBodyMesh(const QMimeData* mime) const {
-  const BodyEditor* body = window_->editor()->bodyEditor();
-  return body->isVisibleTo(window_->editor()) ? BodyEditor::droppedMesh(mime) : QString();
+  const BodyEditor* body = editor_->bodyEditor();
+  return body->isVisibleTo(editor_) ? BodyEditor::droppedMesh(mime) : QString();
 }
 
 bool ScenarioFiles::eventFilter(QObject* watched, QEvent* event) {
@@ -199,7 +201,7 @@ bool ScenarioFiles::eventFilter(QObject* watched, QEvent* event) {
       const QString path = droppedScenario(e->mimeData());
       if (const QString mesh = droppedBodyMesh(e->mimeData()); path.isEmpty() && !mesh.isEmpty()) {
         e->acceptProposedAction();
-        window_->editor()->bodyEditor()->importMesh(mesh);  // read in the background
+        editor_->bodyEditor()->importMesh(mesh);  // read in the background
         return true;
       }
       if (path.isEmpty()) return QObject::eventFilter(watched, event);
@@ -262,7 +264,7 @@ void ScenarioFiles::rebuildRecentMenu() {
 }
 
 void ScenarioFiles::onFileOpened(const QString& path) {
-  const RunInfoPtr run = window_->currentRun();
+  const RunInfoPtr run = session_->currentRun();
   if (path.isEmpty() || !run) {  // a preset: a new, unsaved scenario
     currentPath_.clear();
     fileScenario_.reset();
@@ -275,7 +277,7 @@ void ScenarioFiles::onFileOpened(const QString& path) {
 }
 
 void ScenarioFiles::onRunStarted() {
-  // MainWindow has just written its own title for the new run (system and paper).
+  // The window has just written its own title for the new run (system and paper).
   baseTitle_ = window_->windowTitle();
   updateTitle();
 }
@@ -289,7 +291,7 @@ void ScenarioFiles::updateTitle() {
   }
   window_->setWindowTitle(baseTitle_ + QStringLiteral(" \u2014 ") + QFileInfo(currentPath_).fileName() +
                           QStringLiteral("[*]"));
-  const RunInfoPtr run = window_->currentRun();
+  const RunInfoPtr run = session_->currentRun();
   window_->setWindowModified(!(run && fileScenario_ && io::sameScenario(run->scenario, *fileScenario_)));
 }
 

@@ -23,12 +23,14 @@
 #include <optional>
 
 class QAction;
+class QMainWindow;
 class QMenu;
 class QMimeData;
 
 namespace ricochet::app {
 
-class MainWindow;
+class RunSession;
+class ScenarioEditor;
 struct Preset;
 
 /// core/io's loadScenario behind a guard: a path that exists but is neither a regular file nor a
@@ -41,8 +43,9 @@ class ScenarioFiles : public QObject {
  public:
   static constexpr int kMaxRecent = 8;
 
-  /// Installs the drag-and-drop handling on `window` (also its child views) and tracks its runs.
-  explicit ScenarioFiles(MainWindow* window);
+  /// Installs the drag-and-drop handling on `window` (also its child views), opens files into
+  /// `session` and tracks its runs; a dropped mesh goes to `editor`'s Body section.
+  ScenarioFiles(QMainWindow* window, RunSession* session, ScenarioEditor* editor);
 
   /// Reads `path` and opens it. On a refusal shows one message (box + status bar), emits
   /// refused() and returns false; nothing else changes. True when the file parsed and was sent to
@@ -92,7 +95,9 @@ class ScenarioFiles : public QObject {
   void updateTitle();
   QString lastDirectory() const;
 
-  MainWindow* window_;
+  QMainWindow* window_;
+  RunSession* session_;
+  ScenarioEditor* editor_;
   QAction* openAction_ = nullptr;
   QAction* saveAction_ = nullptr;
   QAction* saveAsAction_ = nullptr;

@@ -44,6 +44,19 @@ void ScenarioHistory::started(const Scenario& before, const Scenario& after, con
   pushing_ = false;
 }
 
+void ScenarioHistory::runAccepted(const RunInfo* previous, const RunInfo& info,
+                                  const RunRequest& request) {
+  if (!previous || info.replay()) return;
+  switch (request.kind) {
+    case RequestKind::Edit: started(previous->scenario, info.scenario, tr("Edit")); break;
+    case RequestKind::System: started(previous->scenario, info.scenario, tr("System")); break;
+    case RequestKind::File:
+      started(previous->scenario, info.scenario, tr("Open %1").arg(request.label));
+      break;
+    default: break;
+  }
+}
+
 void ScenarioHistory::apply(const Scenario& s) {
   if (pushing_) return;
   run_(s);

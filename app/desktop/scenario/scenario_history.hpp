@@ -4,6 +4,8 @@
 // the scenario before again, exactly (the same doubles), and redo the one after; neither is a new
 // step. A reset or a run restarted at t_end changes no scenario and is no step.
 
+#include "app/desktop/run/run_data.hpp"
+#include "app/desktop/run/run_request.hpp"
 #include "core/model/system.hpp"
 
 #include <QObject>
@@ -23,9 +25,12 @@ class ScenarioHistory : public QObject {
   ScenarioHistory(QObject* parent, std::function<void(const Scenario&)> run);
 
   /// A run of `after` started in place of `before` because of `what` ("Edit", "Open x.json"):
-  /// one undo step, unless nothing changed. (The window does not call it for the runs that
-  /// undo and redo start.)
+  /// one undo step, unless nothing changed.
   void started(const Scenario& before, const Scenario& after, const QString& what);
+  /// The run `info` replaced `previous` (null: the first run) for `request`: an undo step for an
+  /// edit, a system switch or an opened file (started()); none for a reset, an undo or redo, the
+  /// start-up run or a replay (no scenario of the user's).
+  void runAccepted(const RunInfo* previous, const RunInfo& info, const RunRequest& request);
 
   QUndoStack* stack() const { return stack_; }
   /// Edit menu actions bound to the stack (Ctrl+Z, Ctrl+Shift+Z), owned by `parent`.

@@ -1,6 +1,6 @@
 #include "app/desktop/study/study_actions.hpp"
 
-#include "app/desktop/main_window.hpp"
+#include "app/desktop/run/run_session.hpp"
 #include "app/desktop/study/study_window.hpp"
 
 #include <QAction>
@@ -9,7 +9,8 @@
 
 namespace ricochet::app {
 
-StudyActions::StudyActions(MainWindow* window, QMenu* toolsMenu) : QObject(window), window_(window) {
+StudyActions::StudyActions(QWidget* window, RunSession* session, QMenu* toolsMenu)
+    : QObject(window), window_(window), session_(session) {
   newStudy_ = toolsMenu->addAction(tr("New &Study..."), this, [this] { newStudy(); });
   newStudy_->setObjectName(QStringLiteral("newStudyAction"));
   newStudy_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
@@ -18,9 +19,9 @@ StudyActions::StudyActions(MainWindow* window, QMenu* toolsMenu) : QObject(windo
 }
 
 StudyWindow* StudyActions::newStudy() {
-  const RunInfoPtr run = window_->currentRun();
+  const RunInfoPtr run = session_->currentRun();
   if (!run) return nullptr;
-  auto* w = new StudyWindow(window_, run->scenario, window_);
+  auto* w = new StudyWindow(session_, run->scenario, window_);
   w->show();
   w->raise();
   w->activateWindow();

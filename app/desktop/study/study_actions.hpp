@@ -9,20 +9,22 @@ class QMenu;
 
 namespace ricochet::app {
 
-class MainWindow;
+class RunSession;
 class StudyWindow;
 
 class StudyActions : public QObject {
   Q_OBJECT
  public:
-  /// Adds "New Study..." (Ctrl+Shift+N) to `toolsMenu`.
-  StudyActions(MainWindow* window, QMenu* toolsMenu);
+  /// Adds "New Study..." (Ctrl+Shift+N) to `toolsMenu`; the study windows open over `window`,
+  /// seeded from `session`'s running scenario, and load their runs into it.
+  StudyActions(QWidget* window, RunSession* session, QMenu* toolsMenu);
   QAction* newStudyAction() const { return newStudy_; }
   /// Opens a new study window (null when no scenario runs yet).
   StudyWindow* newStudy();
 
  private:
-  MainWindow* window_;
+  QWidget* window_;
+  RunSession* session_;
   QAction* newStudy_ = nullptr;
 };
 

@@ -1,9 +1,9 @@
 #include "app/desktop/study/study_editor.hpp"
 
-#include "app/desktop/widgets/number_field.hpp"
 #include "app/desktop/scenario/scenario_editor.hpp"
 #include "app/desktop/study/study_axis_row.hpp"
 #include "app/desktop/study/study_preset_forms.hpp"
+#include "app/desktop/widgets/number_field.hpp"
 #include "core/model/registry.hpp"
 
 #include <QCheckBox>

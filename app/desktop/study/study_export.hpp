@@ -7,8 +7,8 @@
 // Both are made in memory and written with writeFileAtomically(): complete or not at all.
 
 #include "app/desktop/export/export_controller.hpp"
-#include "app/desktop/widgets/size_picker.hpp"
 #include "app/desktop/study/study_figure.hpp"
+#include "app/desktop/widgets/size_picker.hpp"
 
 #include <QDialog>
 #include <QSize>

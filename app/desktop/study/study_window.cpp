@@ -1,11 +1,11 @@
 #include "app/desktop/study/study_window.hpp"
 
-#include "app/desktop/main_window.hpp"
-#include "app/desktop/widgets/notify.hpp"
+#include "app/desktop/run/run_session.hpp"
 #include "app/desktop/study/study_editor.hpp"
 #include "app/desktop/study/study_job.hpp"
 #include "app/desktop/study/study_plot.hpp"
 #include "app/desktop/study/study_table.hpp"
+#include "app/desktop/widgets/notify.hpp"
 #include "core/io/json.hpp"
 #include "core/study/study_file.hpp"
 
@@ -66,8 +66,8 @@ const char* presetName(StudyPreset p) {
 
 }  // namespace
 
-StudyWindow::StudyWindow(MainWindow* main, const Scenario& seed, QWidget* parent)
-    : QMainWindow(parent, Qt::Window), main_(main), clock_(std::make_unique<QElapsedTimer>()) {
+StudyWindow::StudyWindow(RunSession* session, const Scenario& seed, QWidget* parent)
+    : QMainWindow(parent, Qt::Window), session_(session), clock_(std::make_unique<QElapsedTimer>()) {
   setObjectName(QStringLiteral("studyWindow"));
   setAttribute(Qt::WA_DeleteOnClose);
   setWindowIcon(QIcon(QStringLiteral(":/ricochet/icons/ricochet.svg")));
@@ -510,9 +510,9 @@ QString StudyWindow::openStudy(const QString& path) {
 bool StudyWindow::loadRun(std::size_t row, int tag) {
   const StudyResults& r = job_->results();
   const auto scenario = r.scenarioFor(row, tag);
-  if (!scenario || !main_) return false;
+  if (!scenario || !session_) return false;
   const QString what = r.describe(row, tag);
-  main_->openScenario(*scenario, tr("%1 of the study").arg(what), QString());
+  session_->openScenario(*scenario, tr("%1 of the study").arg(what), QString());
   plot_->setHighlightedRow(row);
   statusBar()->showMessage(tr("Loaded %1 into the main window").arg(what), 8000);
   emit runLoaded(what);

@@ -4,7 +4,7 @@
 //
 // Flow: editor -> StudyRequest -> StudyJob (worker thread) -> rows and progress posted back ->
 // table, plot, progress bar. A click on a table row or on a point loads that run's scenario into
-// the main window (MainWindow::openScenario, as a scenario without a file), so the run can be
+// the main window (RunSession::openScenario, as a scenario without a file), so the run can be
 // watched, edited and exported there. The window holds no simulation and never integrates.
 
 #include "app/desktop/study/study_export.hpp"
@@ -30,7 +30,7 @@ class QTabWidget;
 
 namespace ricochet::app {
 
-class MainWindow;
+class RunSession;
 class StudyEditor;
 class StudyJob;
 class StudyPlot;
@@ -40,8 +40,8 @@ class StudyTableSortModel;
 class StudyWindow : public QMainWindow {
   Q_OBJECT
  public:
-  /// A study of `seed` (the running scenario); runs load into `main`.
-  StudyWindow(MainWindow* main, const Scenario& seed, QWidget* parent = nullptr);
+  /// A study of `seed` (the running scenario); runs load into `session` (the main window's).
+  StudyWindow(RunSession* session, const Scenario& seed, QWidget* parent = nullptr);
   ~StudyWindow() override;
 
   /// Starts what the editor shows. Empty, or why not (also shown under the progress bar).
@@ -106,7 +106,7 @@ class StudyWindow : public QMainWindow {
   void showOpenDialog();
   QString baseName() const;
 
-  QPointer<MainWindow> main_;
+  QPointer<RunSession> session_;
   StudyEditor* editor_ = nullptr;
   StudyJob* job_ = nullptr;
   StudyPlot* plot_ = nullptr;
