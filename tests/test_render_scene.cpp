@@ -187,13 +187,16 @@ std::set<vtkProp*> propSet(vtkRenderer* r) {
 HullShape boxHull(const Eigen::Vector3d& h, double radius) {
   HullShape hull;
   for (int i = 0; i < 8; ++i) {
-    hull.vertices.emplace_back((i & 1 ? 1 : -1) * h.x(), (i & 2 ? 1 : -1) * h.y(), (i & 4 ? 1 : -1) * h.z());
+    hull.vertices.emplace_back((i & 1 ? 1 : -1) * h.x(), (i & 2 ? 1 : -1) * h.y(),
+                               (i & 4 ? 1 : -1) * h.z());
   }
-  const int faces[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
+  const int faces[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                           {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
   for (const auto& f : faces) {
     std::array<int, 3> t0{f[0], f[1], f[2]}, t1{f[0], f[2], f[3]};
     const Eigen::Vector3d& a = hull.vertices[std::size_t(f[0])];
-    const Eigen::Vector3d n = (hull.vertices[std::size_t(f[1])] - a).cross(hull.vertices[std::size_t(f[2])] - a);
+    const Eigen::Vector3d n =
+        (hull.vertices[std::size_t(f[1])] - a).cross(hull.vertices[std::size_t(f[2])] - a);
     if (n.dot(a) < 0.0) {  // the face's centre lies along its outward normal for a centred box
       std::swap(t0[1], t0[2]);
       std::swap(t1[1], t1[2]);
@@ -330,7 +333,8 @@ class TestRenderScene : public QObject {
     const Eigen::Vector3d h(0.5, 0.5, 0.5);
     const double r = 0.08;
     const HullShape hull = boxHull(h, r);
-    vtkSmartPointer<vtkPolyData> pd = render::geometry::roundedHull(hull.vertices, hull.triangles, r);
+    vtkSmartPointer<vtkPolyData> pd =
+        render::geometry::roundedHull(hull.vertices, hull.triangles, r);
     QVERIFY(pd->GetNumberOfPolys() > 12);  // faces plus edge strips and corner patches
     vtkDataArray* normals = pd->GetPointData()->GetNormals();
     QVERIFY(normals);
@@ -360,7 +364,8 @@ class TestRenderScene : public QObject {
     QVERIFY2(worstCentroid < 0.02, qPrintable(QString("centroid %1 r inside").arg(worstCentroid)));
     QVERIFY2(worstFacing > 0.95, qPrintable(QString::number(worstFacing)));
     // No rounding: the plain hull.
-    QCOMPARE(render::geometry::roundedHull(hull.vertices, hull.triangles, 0.0)->GetNumberOfPolys(), vtkIdType(12));
+    QCOMPARE(render::geometry::roundedHull(hull.vertices, hull.triangles, 0.0)->GetNumberOfPolys(),
+             vtkIdType(12));
   }
 
   // The die of the "die in a box" preset (a 1 m box rounded by 0.08 m) turned every way under the
@@ -403,7 +408,8 @@ class TestRenderScene : public QObject {
         }
       }
     }
-    QVERIFY2(worst <= 3, qPrintable(QString("%1 near-black body pixels at %2").arg(worst).arg(worstPose)));
+    QVERIFY2(worst <= 3,
+             qPrintable(QString("%1 near-black body pixels at %2").arg(worst).arg(worstPose)));
   }
 
   // A 2 cm die thrown 0.4 m up: following it, the camera backs off to frame the motion, and the
@@ -437,7 +443,8 @@ class TestRenderScene : public QObject {
         if (p[0] >= p[2]) ++floor;
       }
     }
-    QVERIFY2(floor == samples, qPrintable(QString("%1 of %2 edge samples show the floor").arg(floor).arg(samples)));
+    QVERIFY2(floor == samples,
+             qPrintable(QString("%1 of %2 edge samples show the floor").arg(floor).arg(samples)));
     double cx = 0.0, cy = 0.0;
     QVERIFY(redCentroid(f, &cx, &cy));
     view.setFollow(false);

@@ -314,9 +314,9 @@ void Ground::fitView(double distance) {
     while (g.half < needed) g.half *= 2.0;
     const double minor = minorGridStep(g.L, g.half);
     const Eigen::Vector2d lo(-g.half, -g.half), hi(g.half, g.half);
-    const vtkSmartPointer<vtkPolyData> shapes[3] = {geometry::rectangle(lo, hi, kPieces),
-                                                     geometry::gridLines(lo, hi, minor, 5, kPieces),
-                                                     geometry::gridLines(lo, hi, 5.0 * minor, 0, kPieces)};
+    const vtkSmartPointer<vtkPolyData> shapes[3] = {
+        geometry::rectangle(lo, hi, kPieces), geometry::gridLines(lo, hi, minor, 5, kPieces),
+        geometry::gridLines(lo, hi, 5.0 * minor, 0, kPieces)};
     for (std::size_t k = 0; k < 3; ++k) {
       Follower& f = followers_[g.first + k];
       // The same polydata object (its mapper keeps it), with the larger patch's points and cells.

@@ -67,14 +67,16 @@ vtkSmartPointer<vtkPolyData> roundedHull(const std::vector<Vec3>& vertices, cons
 
   std::vector<Vec3> faceNormals;
   faceNormals.reserve(triangles.size());
-  for (const auto& t : triangles) faceNormals.push_back(valid(vertices, t) ? faceNormal(vertices, t) : Vec3::Zero());
+  for (const auto& t : triangles)
+    faceNormals.push_back(valid(vertices, t) ? faceNormal(vertices, t) : Vec3::Zero());
   // Three points per triangle: flat shading, one normal per face.
   for (std::size_t f = 0; f < triangles.size(); ++f) {
     const auto& t = triangles[f];
     const Vec3& n = faceNormals[f];
     if (!valid(vertices, t) || n.isZero()) continue;
     vtkIdType ids[3];
-    for (int k = 0; k < 3; ++k) ids[k] = point(vertices[std::size_t(t[std::size_t(k)])] + radius * n, n);
+    for (int k = 0; k < 3; ++k)
+      ids[k] = point(vertices[std::size_t(t[std::size_t(k)])] + radius * n, n);
     polys->InsertNextCell(3, ids);
   }
   if (!(radius > 0.0)) {
@@ -104,8 +106,9 @@ vtkSmartPointer<vtkPolyData> roundedHull(const std::vector<Vec3>& vertices, cons
       const double s = double(j) / double(steps);
       // Spherical interpolation (the normals are never opposite on a convex hull's edge).
       const double sa = std::sin(angle);
-      const Vec3 d = sa > 1e-12 ? Vec3((std::sin((1.0 - s) * angle) * n0 + std::sin(s * angle) * n1) / sa)
-                                : Vec3(((1.0 - s) * n0 + s * n1).normalized());
+      const Vec3 d = sa > 1e-12
+                         ? Vec3((std::sin((1.0 - s) * angle) * n0 + std::sin(s * angle) * n1) / sa)
+                         : Vec3(((1.0 - s) * n0 + s * n1).normalized());
       out.push_back(d.normalized());
     }
     return out;
