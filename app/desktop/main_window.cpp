@@ -114,6 +114,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   }
   // What to open: a scenario (--scenario), a system (--system), the last one used, the default.
   worker()->setPlotColumns(plots_->plotColumns());
+  worker()->setStopAtEnd(stopAtEndAction_->isChecked());
   session_->setPlaying(options_.play);
   if (options_.scenario) {
     session_->openScenario(*options_.scenario,
@@ -208,10 +209,6 @@ void MainWindow::buildDocks() {
     statusBar()->showMessage(tr("Refused: %1").arg(reason), 10000);
     emit requestRefused(reason);
   });
-  connect(editor_, &ScenarioEditor::stopAtEndChanged, this, [this](bool stop) {
-    worker()->setStopAtEnd(stop);
-    settings_->setValue(QStringLiteral("run/stopAtEnd"), stop);
-  });
   connect(plots_, &PlotPanel::plotColumnsChanged, this,
           [this](int columns) { worker()->setPlotColumns(columns); });
 
@@ -269,9 +266,24 @@ void MainWindow::buildActions() {
   resetAction_->setShortcut(Qt::Key_R);
   resetAction_->setToolTip(tr("Restart from the initial conditions (R)"));
   connect(resetAction_, &QAction::triggered, session_, &RunSession::reset);
+  // On by default, beside the run controls: a run ends at its scenario's t_end (the CLI's end)
+  // unless the user lets it run on.
+  stopAtEndAction_ = new QAction(tr("Stop at &t_end"), this);
+  stopAtEndAction_->setObjectName(QStringLiteral("stopAtEndAction"));
+  stopAtEndAction_->setCheckable(true);
+  stopAtEndAction_->setChecked(true);
+  stopAtEndAction_->setIconText(tr("Stop at t_end"));
+  stopAtEndAction_->setToolTip(
+      tr("Pause the live run when the simulated time reaches the scenario's t_end (Play then "
+         "starts it over); off: the run goes on past t_end"));
+  connect(stopAtEndAction_, &QAction::toggled, this, [this](bool stop) {
+    worker()->setStopAtEnd(stop);
+    settings_->setValue(QStringLiteral("run/stopAtEnd"), stop);
+  });
   simMenu->addAction(playAction_);
   simMenu->addAction(stepAction_);
   simMenu->addAction(resetAction_);
+  simMenu->addAction(stopAtEndAction_);
   QMenu* speedMenu = simMenu->addMenu(tr("S&peed"));
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
@@ -363,6 +375,7 @@ void MainWindow::buildActions() {
   bar->addAction(playAction_);
   bar->addAction(stepAction_);
   bar->addAction(resetAction_);
+  bar->addAction(stopAtEndAction_);
   bar->addSeparator();
   bar->addWidget(new QLabel(tr(" Speed ")));
   bar->addWidget(speedCombo_);
@@ -396,7 +409,9 @@ void MainWindow::connectSession() {
 
 void MainWindow::restoreWindowSettings() {
   QSettings& settings = *settings_;
-  editor_->setStopAtEnd(settings.value(QStringLiteral("run/stopAtEnd"), false).toBool());
+  // Only a user's own choice is stored (the key is written when the action is toggled), so an old
+  // value is kept; without one the default is on.
+  stopAtEndAction_->setChecked(settings.value(QStringLiteral("run/stopAtEnd"), true).toBool());
   followAction_->setChecked(settings.value(QStringLiteral("view/follow"), true).toBool());
   trailAction_->setChecked(settings.value(QStringLiteral("view/trail"), true).toBool());
   logErrorAction_->setChecked(settings.value(QStringLiteral("plots/logError"), false).toBool());

@@ -101,6 +101,8 @@ class MainWindow : public QMainWindow {
   QAction* playAction() const { return playAction_; }
   QAction* stepAction() const { return stepAction_; }
   QAction* resetAction() const { return resetAction_; }
+  /// Simulation > Stop at t_end (on by default; also on the Run toolbar).
+  QAction* stopAtEndAction() const { return stopAtEndAction_; }
   QAction* followAction() const { return followAction_; }
   QComboBox* speedCombo() const { return speedCombo_; }
   /// Edit > Undo / Redo of scenario changes.
@@ -155,6 +157,7 @@ class MainWindow : public QMainWindow {
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;
   QAction* resetAction_ = nullptr;
+  QAction* stopAtEndAction_ = nullptr;
   QAction* resetViewAction_ = nullptr;
   QAction* followAction_ = nullptr;
   QAction* trailAction_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include "app/desktop/bodies/body_editor.hpp"
 #include "app/desktop/widgets/number_field.hpp"
+#include "app/desktop/widgets/wheel_guard.hpp"
 #include "core/model/registry.hpp"
 
 #include <QAbstractItemView>
@@ -130,12 +131,10 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
   ig->addWidget(integratorHelp_);
   settingsHost_ = new QWidget;
   ig->addWidget(settingsHost_);
-  stopAtEnd_ = new QCheckBox(tr("Stop at t_end"));
-  stopAtEnd_->setObjectName(QStringLiteral("stopAtEnd"));
-  stopAtEnd_->setToolTip(tr("Pause the live run when the simulated time reaches t_end."));
-  ig->addWidget(stopAtEnd_);
   top->addWidget(integratorBox);
-  connect(stopAtEnd_, &QCheckBox::toggled, this, &ScenarioEditor::stopAtEndChanged);
+  for (QWidget* combo : {static_cast<QWidget*>(systemCombo_), static_cast<QWidget*>(integratorCombo_)}) {
+    takeWheelOnlyWithFocus(combo);
+  }
   connect(integratorCombo_, &QComboBox::activated, this, [this](int index) {
     if (updating_) return;
     const std::string name = integratorCombo_->itemData(index).toString().toStdString();
@@ -420,7 +419,5 @@ NumberField* ScenarioEditor::settingField(const QString& name) const {
   return nullptr;
 }
 
-bool ScenarioEditor::stopAtEnd() const { return stopAtEnd_->isChecked(); }
-void ScenarioEditor::setStopAtEnd(bool stop) { stopAtEnd_->setChecked(stop); }
 
 }  // namespace ricochet::app

@@ -60,8 +60,6 @@ class ScenarioEditor : public QWidget {
   /// for a system, shows the running scenario again.
   void runRefused(const RunRequest& request, const QString& message, const RunInfo* current);
 
-  bool stopAtEnd() const;
-  void setStopAtEnd(bool stop);
 
   // For tests and the main window: the generated widgets.
   QComboBox* systemCombo() const { return systemCombo_; }
@@ -81,7 +79,6 @@ class ScenarioEditor : public QWidget {
   void requestRun(const ricochet::Scenario& candidate, QWidget* source);
   /// A local refusal (also shown beside the field); for the status bar.
   void refusedLocally(const QString& reason);
-  void stopAtEndChanged(bool stop);
 
  private:
   struct Row {
@@ -116,7 +113,6 @@ class ScenarioEditor : public QWidget {
   QWidget* settingsHost_ = nullptr;
   QComboBox* integratorCombo_ = nullptr;
   QLabel* integratorHelp_ = nullptr;
-  QCheckBox* stopAtEnd_ = nullptr;
   QPushButton* defaultsButton_ = nullptr;
   bool updating_ = false;
 };

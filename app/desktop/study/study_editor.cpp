@@ -122,7 +122,6 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent) {
   // The base scenario: the main window's generated forms.
   baseEditor_ = new ScenarioEditor;
   baseEditor_->setObjectName(QStringLiteral("studyBaseEditor"));
-  if (auto* stop = baseEditor_->findChild<QCheckBox*>(QStringLiteral("stopAtEnd"))) stop->hide();  // no live run here
   auto* baseScroll = new QScrollArea;
   baseScroll->setWidget(baseEditor_);
   baseScroll->setWidgetResizable(true);

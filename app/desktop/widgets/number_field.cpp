@@ -1,8 +1,11 @@
 #include "app/desktop/widgets/number_field.hpp"
 
+#include "app/desktop/widgets/wheel_guard.hpp"
+
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QPalette>
+#include <QWheelEvent>
 
 #include <charconv>
 #include <cmath>
@@ -24,26 +27,6 @@ double stepFor(const ParameterSpec& spec) {
   return step;
 }
 
-// What a number is typed with: digits, point, signs and the exponent of scientific notation.
-bool isTypedChar(QChar c) {
-  return c.isDigit() || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
-}
-
-// QLineEdit claims every printable key in ShortcutOverride, so with a field focused (as it is
-// right after typing a value) Space, R, S, F, T and L would never reach the window's actions.
-// A field gives back every printable key it does not type a number with: a shortcut on it then
-// fires, and with none the key is delivered as usual (and refused by validate()). No window
-// shortcut uses E, so scientific notation and the shortcuts never compete for a key.
-bool releaseShortcutKey(QEvent* event) {
-  if (event->type() != QEvent::ShortcutOverride) return false;
-  auto* key = static_cast<QKeyEvent*>(event);
-  const Qt::KeyboardModifiers mods = key->modifiers() & ~Qt::KeypadModifier;
-  if (mods != Qt::NoModifier && mods != Qt::ShiftModifier) return false;  // Ctrl+C and co.
-  const QString text = key->text();
-  if (text.size() != 1 || !text.at(0).isPrint() || isTypedChar(text.at(0))) return false;
-  key->ignore();
-  return true;
-}
 }  // namespace
 
 NumberField::NumberField(ParameterSpec spec, QString kind, QWidget* parent)
@@ -52,6 +35,9 @@ NumberField::NumberField(ParameterSpec spec, QString kind, QWidget* parent)
   setAccelerated(true);
   setKeyboardTracking(false);
   setCorrectionMode(QAbstractSpinBox::CorrectToPreviousValue);
+  // Keys and clicks focus it, the wheel does not: scrolling the dock over a field scrolls the
+  // dock (wheelEvent) instead of changing the value under the pointer.
+  setFocusPolicy(Qt::StrongFocus);
   setObjectName(QString::fromStdString(spec_.name));
   QString tip = QString::fromStdString(spec_.help);
   tip += QStringLiteral("\nRange: %1%2").arg(
@@ -67,11 +53,25 @@ NumberField::NumberField(ParameterSpec spec, QString kind, QWidget* parent)
   setValue(spec_.defaultValue);
 }
 
-bool NumberField::event(QEvent* event) {
-  // The spin box is the focus widget (its line edit's focus proxy) and hands ShortcutOverride
-  // to the line edit, which would claim the key.
-  if (releaseShortcutKey(event)) return true;
-  return QAbstractSpinBox::event(event);
+void NumberField::keyPressEvent(QKeyEvent* event) {
+  // Escape drops what was typed and hands the keyboard back to the window (Space, R, S ...).
+  // Every other key belongs to the field while it has the focus: its line edit claims the
+  // printable keys before the window's shortcuts, so "2 m/s" is typed, not played.
+  if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier) {
+    if (error_.isEmpty()) showText(textFor(value_));
+    clearFocus();
+    event->accept();
+    return;
+  }
+  QAbstractSpinBox::keyPressEvent(event);
+}
+
+void NumberField::wheelEvent(QWheelEvent* event) {
+  if (!hasFocus()) {
+    passWheelOn(this, event);  // the form around the field scrolls
+    return;
+  }
+  QAbstractSpinBox::wheelEvent(event);
 }
 
 QString NumberField::textFor(double value) const {

@@ -1,8 +1,13 @@
 #pragma once
 // A spin box for one ParameterSpec: shows values in shortest round-trip form with the unit as a
-// suffix, accepts scientific notation, steps with arrows/wheel/keys inside the spec's range, and
-// never clamps silently: a value that does not parse or is out of range is reported (with the
-// reason from core's checkValue) instead of being applied.
+// suffix, accepts scientific notation and the unit typed after the number ("2 m/s"), steps with
+// arrows/wheel/keys inside the spec's range, and never clamps silently: a value that does not
+// parse or is out of range is reported (with the reason from core's checkValue) instead of being
+// applied.
+//
+// Keys typed into a focused field belong to it (the window's one-key shortcuts wait until Escape
+// or a click elsewhere takes the focus away); the wheel steps a field only while it has the
+// focus, so scrolling a form over its fields scrolls the form.
 
 #include "core/model/parameter.hpp"
 
@@ -49,8 +54,8 @@ class NumberField : public QAbstractSpinBox {
 
  protected:
   StepEnabled stepEnabled() const override;
-  /// Printable keys a number is not typed with go to the window's shortcuts (Space, R, S...).
-  bool event(QEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
 
  private:
   QString textFor(double value) const;
