@@ -63,8 +63,8 @@ std::shared_ptr<const OverlayCurves> overlayCurves(const hdf5::RunFile& run, int
   return out;
 }
 
-QString overlayLegend(const QString& name, const OverlayCurves& overlay) {
-  return QStringLiteral("%1 (overlay: %2)").arg(name, overlay.label);
+QString overlayLegend(const OverlayCurves& overlay) {
+  return QStringLiteral("dashed: overlay (%1)").arg(overlay.label);
 }
 
 }  // namespace ricochet::app

@@ -37,7 +37,7 @@ inline constexpr int kOverlayColumns = 2048;
 std::shared_ptr<const OverlayCurves> overlayCurves(const hdf5::RunFile& run,
                                                    int columns = kOverlayColumns);
 
-/// The legend text "NAME (overlay: LABEL)".
-QString overlayLegend(const QString& name, const OverlayCurves& overlay);
+/// The one legend entry of an overlay's dashed curves: "dashed: overlay (LABEL)".
+QString overlayLegend(const OverlayCurves& overlay);
 
 }  // namespace ricochet::app

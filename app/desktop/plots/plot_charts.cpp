@@ -45,6 +45,21 @@ bool startsWith(const QString& s, const char* prefix) { return s.startsWith(QLat
 
 }  // namespace
 
+QString ordinal(std::int64_t n) {
+  const std::int64_t tens = n % 100, units = n % 10;
+  const char* suffix = "th";
+  if (tens < 11 || tens > 13) {
+    if (units == 1) suffix = "st";
+    if (units == 2) suffix = "nd";
+    if (units == 3) suffix = "rd";
+  }
+  return QString::number(n) + QLatin1String(suffix);
+}
+
+namespace {
+
+}  // namespace
+
 int ChartContext::indexOf(const QString& name) const {
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == name) return int(i);
@@ -67,10 +82,33 @@ std::pair<double, double> ChartContext::fullRange() const {
 }
 
 QStringList defaultColumns(PanelKind kind, const ChartContext& c) {
+  // A coordinate and its own momentum (or velocity) whose momentum the system does not conserve
+  // (a `mom.p<coord>` column says it does: p.x of a body over a floor is a flat line): the
+  // height and vertical momentum of a bouncing body (q.z or q.y), an angle and its rate for the
+  // pendulum, the position across a wall for the rolling disks. The phase portrait and the impact
+  // map open on it; a time plot on its coordinate.
+  const auto has = [&](const QString& name) { return c.indexOf(name) >= 0; };
   QString q, v;
-  for (const QString& n : c.names) {
-    if (q.isEmpty() && startsWith(n, "q.")) q = n;
-    if (v.isEmpty() && (startsWith(n, "v.") || startsWith(n, "p."))) v = n;
+  for (const QString& pass : {QStringLiteral("z"), QStringLiteral("y"), QString()}) {
+    for (const QString& n : c.names) {
+      if (!q.isEmpty() || !startsWith(n, "q.")) continue;
+      const QString coord = n.mid(2);
+      if (!pass.isEmpty() && coord != pass) continue;
+      if (has(QStringLiteral("mom.p") + coord)) continue;  // conserved: a flat line
+      for (const char* prefix : {"p.", "v."}) {
+        const QString rate = QString::fromLatin1(prefix) + coord;
+        if (v.isEmpty() && has(rate)) {
+          q = n;
+          v = rate;
+        }
+      }
+    }
+  }
+  if (q.isEmpty()) {  // no such pair: the first coordinate and the first rate
+    for (const QString& n : c.names) {
+      if (q.isEmpty() && startsWith(n, "q.")) q = n;
+      if (v.isEmpty() && (startsWith(n, "v.") || startsWith(n, "p."))) v = n;
+    }
   }
   if (kind == PanelKind::Time) return q.isEmpty() ? QStringList{} : QStringList{q};
   if (q.isEmpty() || v.isEmpty()) {
@@ -111,10 +149,10 @@ PlotChart buildChart(const PanelChoice& choice, const ChartContext& c) {
     }
     if (choice.kind == PanelKind::Phase) {
       dots.name = stride == 1 ? QObject::tr("%1 states (every step)").arg(n)
-                              : QObject::tr("%1 states (every %2th step)").arg(n).arg(stride);
+                              : QObject::tr("%1 states (every %2 step)").arg(n).arg(ordinal(stride));
     } else {
       const std::int64_t all = s ? s->impacts : 0;
-      dots.name = std::int64_t(n) == all ? QObject::tr("%n impact(s)", nullptr, int(n))
+      dots.name = std::int64_t(n) == all ? (n == 1 ? QObject::tr("1 impact") : QObject::tr("%1 impacts").arg(n))
                                          : QObject::tr("%1 of %2 impacts (the first in each time slice)").arg(n).arg(all);
     }
     auto span = [](const std::vector<double>& v) {
@@ -198,7 +236,12 @@ PlotChart buildChart(const PanelChoice& choice, const ChartContext& c) {
       if (src < 0 || std::size_t(src) >= o.plot.y.size()) continue;
       PlotSeries ser;
       ser.name = main.name + QStringLiteral(" (overlay)");
-      ser.legendName = overlayLegend(main.name, o);
+      // One legend entry says what every dashed curve is (each in its quantity's colour).
+      if (overlays.empty()) {
+        ser.legendName = overlayLegend(o);
+      } else {
+        ser.inLegend = false;
+      }
       ser.pen = {main.pen.colour, 1.5, true};
       const double base = deviation ? o.initial[std::size_t(src)] : 0.0;
       const std::vector<double>& y = o.plot.y[std::size_t(src)];

@@ -53,6 +53,9 @@ struct ChartContext {
 /// The chart of `choice` for `context`.
 PlotChart buildChart(const PanelChoice& choice, const ChartContext& context);
 
+/// "1st", "2nd", "3rd", "4th", "11th", "22nd", ... (the phase portrait's "every 2nd step").
+QString ordinal(std::int64_t n);
+
 /// The quantities a new panel of `kind` starts with for the run of `context`.
 QStringList defaultColumns(PanelKind kind, const ChartContext& context);
 

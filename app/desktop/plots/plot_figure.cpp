@@ -38,9 +38,18 @@ ValueRange valueRange(double lo, double hi, bool log) {
   double minSpan = log ? 0.5 : kMinRelativeSpan * magnitude;
   if (!(minSpan > 0.0)) minSpan = 2.0;  // all zero: [-1, 1]
   if (hi - lo < minSpan) {
+    // A constant (the first snapshot) or one to round-off (a conserved momentum): flat in the
+    // middle of a round span of about a tenth of its size (4 kg m/s: 3.75 .. 4.25), so the ticks
+    // read 3.8, 4.0, 4.2 rather than 3.999998 .. 4.000002.
     const double mid = 0.5 * (lo + hi);
-    lo = mid - 0.5 * minSpan;
-    hi = mid + 0.5 * minSpan;
+    double span = minSpan;
+    if (!log && magnitude > 0.0) {
+      const double raw = 0.1 * magnitude;
+      const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+      span = niceNumber(raw / decade) * decade;
+    }
+    lo = mid - 0.5 * span;
+    hi = mid + 0.5 * span;
   }
   const double pad = 0.05 * (hi - lo);
   return {lo - pad, hi + pad};
@@ -72,6 +81,9 @@ std::vector<AxisTick> axisTicks(double lo, double hi, double pixels, bool vertic
     ticks.push_back({value, QString()});
     largest = std::max(largest, std::fabs(value));
   }
+  // A short axis may hold the single tick 0: the interval then gives the scale, so that a range
+  // of round-off reads "0" in units of 1e-16 rather than "0.0000000000000000".
+  largest = std::max(largest, interval);
   int e = 0;
   if (exponent && largest > 0.0 && (largest < 1e-3 || largest >= 1e5)) {
     e = static_cast<int>(std::floor(std::log10(largest)));

@@ -102,6 +102,8 @@ double plotExportScale(QSize size);
 struct ValueRange {
   double lo = -1.0, hi = 1.0;
 };
+/// Below this span relative to its values a range counts as constant: valueRange() shows it flat
+/// in a round span of about a tenth of its magnitude.
 inline constexpr double kMinRelativeSpan = 1e-6;
 ValueRange valueRange(double lo, double hi, bool log = false);
 

@@ -25,6 +25,7 @@ struct LegendEntry {
   QString text;
   PlotPen pen;
   bool dots = false;
+  bool hasSymbol = true;  ///< false for the "+3 more" that ends a legend too long for its rows
   QPointF symbol;  ///< left end of the symbol line, on the text's middle
   QPointF text0;   ///< the text's baseline start
 };

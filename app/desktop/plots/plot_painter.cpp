@@ -151,7 +151,8 @@ void paintChart(QPainter& p, const PlotChart& chart, const ChartLayout& c, const
   const double sym = std::round(ps::kLegendSymbolWidth * s);
   for (const LegendEntry& e : c.legend) {
     p.setRenderHint(QPainter::Antialiasing, antialias);
-    if (e.dots) {
+    if (!e.hasSymbol) {
+    } else if (e.dots) {
       p.setPen(Qt::NoPen);
       p.setBrush(colourOf(e.pen.colour));
       p.drawEllipse(QPointF(e.symbol.x() + 0.5 * sym, e.symbol.y()), 2.0 * s, 2.0 * s);

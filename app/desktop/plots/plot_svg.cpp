@@ -149,7 +149,8 @@ void drawChart(QString& o, const PlotChart& chart, const ChartLayout& c, const F
     const double sym = std::round(ps::kLegendSymbolWidth * s);
     o += QStringLiteral("<g class=\"legend\">\n");
     for (const LegendEntry& e : c.legend) {
-      if (e.dots) {
+      if (!e.hasSymbol) {
+      } else if (e.dots) {
         o += QStringLiteral("<circle cx=\"%1\" cy=\"%2\" r=\"%3\" fill=\"%4\"/>\n")
                  .arg(num(e.symbol.x() + 0.5 * sym), num(e.symbol.y()), num(2.0 * s), colour(e.pen.colour));
       } else {

@@ -49,9 +49,11 @@ std::vector<double> StrideRows::column(int c) const {
 
 // ---------------------------------------------------------------------------------------------
 
-ImpactRows::ImpactRows(int width) : width_(std::max(width, 0)) {}
+ImpactRows::ImpactRows(int width, std::size_t capacity)
+    : width_(std::max(width, 0)), capacity_(std::max<std::size_t>(capacity, 1)) {}
 
 void ImpactRows::clear() {
+  thinned_ = false;
   bucket_ = 1;
   filled_ = 0;
   impacts_.clear();
@@ -59,9 +61,13 @@ void ImpactRows::clear() {
 }
 
 void ImpactRows::add(const ImpactRow& impact) {
-  if (!impacts_.empty() && impacts_.back().step / bucket_ == impact.step / bucket_) return;
+  if (thinned_ && !impacts_.empty() && impacts_.back().step / bucket_ == impact.step / bucket_) return;
   impacts_.push_back(impact);
   values_.resize(impacts_.size() * std::size_t(width_), std::nan(""));
+  if (!thinned_ && impacts_.size() > capacity_) {
+    thinned_ = true;
+    thin();
+  }
 }
 
 void ImpactRows::fill(std::int64_t step, std::span<const double> row) {
@@ -78,6 +84,10 @@ void ImpactRows::fill(std::int64_t step, std::span<const double> row) {
 void ImpactRows::setBucketWidth(std::int64_t width) {
   if (width <= bucket_) return;
   bucket_ = width;
+  if (thinned_) thin();
+}
+
+void ImpactRows::thin() {
   const std::size_t w = std::size_t(width_);
   std::size_t kept = 0, filledKept = 0;
   for (std::size_t i = 0; i < impacts_.size(); ++i) {

@@ -5,11 +5,12 @@
 //   0, s, 2s, ... Every step is kept until `capacity` rows are held; then every other row goes
 //   and the stride doubles. So at any run length the rows cover the whole run evenly, in at most
 //   `capacity` rows, and each is exactly the state of its step (a trace row).
-// * ImpactRows, for the impact map (a Poincare section) and the impact read-out: the first impact
-//   of each bucket of the time plots' decimator (steps [k w, (k+1) w) for its bucket width w),
-//   with the row of the step after it (the trace row the impacts CSV's `step` names). Those are
-//   exactly the impacts the time plots draw as lines, so a click on any line finds its impact; the
-//   decimator's bucket count bounds their number.
+// * ImpactRows, for the impact map (a Poincare section) and the impact read-out: every impact,
+//   with the row of the step after it (the trace row the impacts CSV's `step` names), as long as
+//   there are at most `capacity` of them; past that, the first impact of each bucket of the time
+//   plots' decimator (steps [k w, (k+1) w) for its bucket width w). Those include the impacts the
+//   time plots draw as lines, so a click on any line finds its impact, and the decimator's bucket
+//   count bounds their number.
 //
 // Plain C++ (no Qt). Not thread-safe: the worker fills them and hands out copies.
 
@@ -64,16 +65,17 @@ struct ImpactRow {
 
 class ImpactRows {
  public:
-  explicit ImpactRows(int width = 0);
+  /// Rows of `width` values; every impact is kept while there are at most `capacity`.
+  explicit ImpactRows(int width = 0, std::size_t capacity = 2048);
 
   void clear();
-  /// An impact in the step that ends at `impact.step`; kept when it is the first of its bucket.
-  /// Its row is filled by the next fill() of that step.
+  /// An impact in the step that ends at `impact.step`; kept while there are few, else when it is
+  /// the first of its bucket. Its row is filled by the next fill() of that step.
   void add(const ImpactRow& impact);
   /// The row of `step` (size width()), for the impacts of that step waiting for it.
   void fill(std::int64_t step, std::span<const double> row);
-  /// The decimator's bucket width now (it only grows): drops all but the first impact of each
-  /// wider bucket.
+  /// The decimator's bucket width now (it only grows): once the impacts outnumber the capacity,
+  /// all but the first impact of each bucket go.
   void setBucketWidth(std::int64_t width);
   /// Whether an impact still waits for its row.
   bool pending() const { return filled_ < impacts_.size(); }
@@ -91,7 +93,11 @@ class ImpactRows {
   int nearest(double t) const;
 
  private:
+  void thin();  // the first impact of each bucket only
+
   int width_;
+  std::size_t capacity_;
+  bool thinned_ = false;  // past the capacity: one impact per bucket
   std::int64_t bucket_ = 1;
   std::size_t filled_ = 0;  // impacts [0, filled_) have their row
   std::vector<ImpactRow> impacts_;

@@ -72,7 +72,7 @@ void SimulationWorker::begin(FeedStart fresh, bool play) {
   info_ = info;
   decimator_ = trace::MinMaxDecimator(int(info->series.size()), kDecimatorBuckets);
   rows_ = StrideRows(int(info->series.size()), kPhaseRows);
-  impactRows_ = ImpactRows(int(info->series.size()));
+  impactRows_ = ImpactRows(int(info->series.size()), kDecimatorBuckets);
   columnValues_.assign(columns.size(), 0.0);
   seriesValues_.assign(info->series.size(), 0.0);
   poses_.assign(info->scene.bodies.size(), Pose{});
