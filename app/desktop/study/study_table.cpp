@@ -140,10 +140,19 @@ QVariant StudyTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant StudyTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (role != Qt::DisplayRole || !table_) return QAbstractTableModel::headerData(section, orientation, role);
+  const bool text = role == Qt::DisplayRole || role == Qt::ToolTipRole;
+  if (!text || !table_) return QAbstractTableModel::headerData(section, orientation, role);
   if (orientation == Qt::Vertical) return section + 1;
   if (section < 0 || std::size_t(section) >= shownColumns_) return {};
-  return QString::fromStdString(table_->columns()[std::size_t(section)]);
+  const QString name = QString::fromStdString(table_->columns()[std::size_t(section)]);
+  if (role == Qt::ToolTipRole) return name;
+  // A long dotted name (a sensitivity series' "ry0+3.141592653589793e-08.distance") on two lines,
+  // broken after its last dot, so the column need not be as wide as the whole name.
+  const qsizetype dot = name.lastIndexOf(QLatin1Char('.'));
+  if (name.size() > 16 && dot > 0 && dot + 1 < name.size()) {
+    return name.left(dot + 1) + QLatin1Char('\n') + name.mid(dot + 1);
+  }
+  return name;
 }
 
 bool StudyTableSortModel::lessThan(const QModelIndex& left, const QModelIndex& right) const {

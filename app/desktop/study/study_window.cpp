@@ -121,7 +121,7 @@ StudyWindow::StudyWindow(RunSession* session, const Scenario& seed, QWidget* par
   buildActions();
   connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
   connect(cancelButton_, &QPushButton::clicked, this, &StudyWindow::cancel);
-  connect(editor_, &StudyEditor::changed, this, &StudyWindow::updateActions);
+  connect(editor_, &StudyEditor::changed, this, &StudyWindow::onEditorChanged);
 
   exportTask_ = new StudyExportTask(this);
   exports_ = new ExportController(this, exportTask_,
@@ -329,6 +329,8 @@ void StudyWindow::cancel() {
 
 void StudyWindow::onStarted() {
   clock_->start();
+  resultsShown_ = true;
+  finishedText_.clear();
   model_->setTable(&job_->results().table);
   choosing_ = true;
   metric_->clear();
@@ -364,11 +366,16 @@ void StudyWindow::onRows(qint64 first) {
   model_->rowsAppended(std::size_t(first));
   if (metric_->count() == 0) fillChoices();
   updateFigure();
-  if (first == 0) {
-    table_->resizeColumnsToContents();
-    for (int c = 0; c < model_->columnCount(); ++c) {
-      table_->setColumnWidth(c, std::min(table_->columnWidth(c), 220));
-    }
+  if (first == 0) fitColumns();
+}
+
+void StudyWindow::fitColumns() {
+  // As wide as the cells need, up to 220 px, and never narrower than the header's longest line
+  // (long names come on two lines: StudyTableModel::headerData).
+  table_->resizeColumnsToContents();
+  QHeaderView* header = table_->horizontalHeader();
+  for (int c = 0; c < model_->columnCount(); ++c) {
+    table_->setColumnWidth(c, std::min(table_->columnWidth(c), std::max(220, header->sectionSizeHint(c))));
   }
 }
 
@@ -414,16 +421,53 @@ void StudyWindow::onFinished() {
       report_->setPlainText(qs(r.report));
     }
   }
+  // Said once, under the progress bar (the status bar is for what the window's actions did).
+  finishedText_ = text;
   progressLabel_->setText(text);
-  statusBar()->showMessage(text, 10000);
   if (metric_->count() == 0) fillChoices();
   updateFigure();
   updateActions();
   emit studyFinished();
 }
 
+void StudyWindow::onEditorChanged() {
+  const StudyResults& r = job_->results();
+  const bool shown = job_->isRunning() || r.table.rowCount() == 0 || r.preset == editor_->preset();
+  if (shown != resultsShown_) showResults(shown);
+  updateActions();
+}
+
+void StudyWindow::showResults(bool shown) {
+  resultsShown_ = shown;
+  const StudyResults& r = job_->results();
+  choosing_ = true;
+  metric_->clear();
+  x_->clear();
+  choosing_ = false;
+  plot_->setHighlightedRow(std::nullopt);
+  model_->setTable(shown ? &r.table : nullptr);
+  if (shown) {
+    fillChoices();
+    fitColumns();
+    progressLabel_->setText(finishedText_);
+    report_->setPlainText(hiddenReport_);
+  } else {
+    hiddenReport_ = report_->toPlainText();
+    report_->clear();
+    progressLabel_->setText(tr("Ready (the %1 results set aside)")
+                                .arg(QString::fromLatin1(presetName(r.preset))));
+  }
+  updateFigure();
+}
+
 void StudyWindow::updateFigure() {
   const StudyResults& r = job_->results();
+  if (!resultsShown_) {
+    StudyFigure empty;
+    empty.title = tr("Run the study to see its results");
+    plot_->setFigure(empty);
+    return;
+  }
   if (metric_->count() == 0 || r.table.rowCount() == 0) {
     StudyFigure empty;
     empty.title = r.error.isEmpty() ? tr("Results appear here as the runs finish") : tr("The study did not run");
@@ -443,7 +487,7 @@ void StudyWindow::updateActions() {
   run_->setEnabled(!running);
   cancelButton_->setEnabled(running);
   cancel_->setEnabled(running);
-  exportCsv_->setEnabled(!running && r.complete);
+  exportCsv_->setEnabled(!running && r.complete && resultsShown_);
   exportFigure_->setEnabled(!running && plot_->figure().pointCount() > 0);
   saveStudy_->setEnabled(editor_->preset() == StudyPreset::Custom);
 }
@@ -455,6 +499,7 @@ QString StudyWindow::exportResultsCsv(const QString& path) {
   QString error;
   if (job_->isRunning()) error = tr("the study is still running");
   else if (!r.complete) error = tr("there are no complete results to export (a cancelled or refused study writes no file)");
+  else if (!resultsShown_) error = tr("the results shown are of another study kind: run this one first");
   const std::string& text = r.table.text();
   exports_->runOnGuiThread([&] {
     return exportTask_->start(

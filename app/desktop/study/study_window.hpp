@@ -93,6 +93,11 @@ class StudyWindow : public QMainWindow {
   void onProgress(qint64 done, qint64 total, double runsPerSecond, double etaSeconds);
   void onRows(qint64 first);
   void onFinished();
+  /// The editor changed: the results stay on screen while they are of the study kind the editor
+  /// shows, and step aside (to come back) while another kind is chosen.
+  void onEditorChanged();
+  void showResults(bool shown);
+  void fitColumns();
   void fillChoices();
   void updateFigure();
   void updateActions();
@@ -133,6 +138,9 @@ class StudyWindow : public QMainWindow {
   ExportController* exports_ = nullptr;
   std::unique_ptr<QElapsedTimer> clock_;
   bool choosing_ = false;  // the combos are being filled: no figure rebuild per item
+  bool resultsShown_ = true;  // false while the editor shows another study kind than the results
+  QString finishedText_;      // the progress label's summary of the last study
+  QString hiddenReport_;      // the report while the results step aside
 };
 
 }  // namespace ricochet::app
