@@ -1,6 +1,8 @@
 #include "app/desktop/bodies/body_editor.hpp"
 
+#include "app/desktop/bodies/walls_editor.hpp"
 #include "app/desktop/widgets/number_field.hpp"
+#include "app/desktop/widgets/wheel_guard.hpp"
 #include "core/io/body_io.hpp"
 #include "core/model/registry.hpp"
 
@@ -78,6 +80,20 @@ bool ownEpsilon(const BodyNode& n) {
          n.shape != BodyNode::Shape::Union;
 }
 
+// The initial x0, y0 and z0 of `scenario` (0 when its system has none): where the body starts.
+Eigen::Vector3d startOf(const Scenario& scenario) {
+  Eigen::Vector3d out = Eigen::Vector3d::Zero();
+  const SystemDescription* system = findSystem(scenario.system);
+  if (!system) return out;
+  const std::vector<ParameterSpec>& specs = system->info().initial;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].name == "x0") out.x() = scenario.initial[i];
+    if (specs[i].name == "y0") out.y() = scenario.initial[i];
+    if (specs[i].name == "z0") out.z() = scenario.initial[i];
+  }
+  return out;
+}
+
 // The parameter `epsilon` of `scenario` (0 when its system has none).
 double parameterEpsilon(const Scenario& scenario) {
   const SystemDescription* system = findSystem(scenario.system);
@@ -116,6 +132,7 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
 
   shapeCombo_ = new QComboBox;
   shapeCombo_->setObjectName(QStringLiteral("bodyShapeCombo"));
+  takeWheelOnlyWithFocus(shapeCombo_);
   shapeCombo_->addItem(tr("Ellipsoid"), QStringLiteral("ellipsoid"));
   shapeCombo_->addItem(tr("Box"), QStringLiteral("box"));
   shapeCombo_->setToolTip(
@@ -154,6 +171,7 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
 
   massCombo_ = new QComboBox;
   massCombo_->setObjectName(QStringLiteral("bodyMassCombo"));
+  takeWheelOnlyWithFocus(massCombo_);
   massCombo_->addItem(tr("parameter m"), QStringLiteral("mass"));
   massCombo_->addItem(tr("density"), QStringLiteral("density"));
   massCombo_->setToolTip(
@@ -179,6 +197,19 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
          "(an OBJ's groups become a union of hulls); or drop the file here"));
   form->addRow(importButton_);
   connect(importButton_, &QPushButton::clicked, this, &BodyEditor::importDialog);
+
+  walls_ = new WallsEditor;
+  form->addRow(walls_);
+  connect(walls_, &WallsEditor::worldRequested, this, [this](const WorldSpec& world, QWidget* source) {
+    if (!desired_) return;
+    BodyScenario candidate = *desired_;
+    candidate.world = world;
+    request(std::move(candidate), source);
+  });
+  connect(walls_, &WallsEditor::refusedLocally, this, [this](QWidget* source, const QString& reason) {
+    setMessage(source, reason);
+    emit refusedLocally(reason);
+  });
 
   message_ = new QLabel;
   message_->setObjectName(QStringLiteral("bodyMessage"));
@@ -221,8 +252,13 @@ void BodyEditor::setScenario(const Scenario& scenario) {
        {sizeFields_[0], sizeFields_[1], sizeFields_[2], epsilonField_, densityField_}) {
     f->setError(QString());
   }
+  for (int i = 0; i < walls_->planeCount(); ++i) {
+    for (const char* name : {"nx", "ny", "nz", "offset"}) walls_->planeField(i, QLatin1String(name))->setError(QString());
+  }
+  for (const char* name : {"Lx", "Ly", "cx", "cy", "height"}) walls_->boxField(QLatin1String(name))->setError(QString());
   setMessage(nullptr, QString());
   parameterEpsilon_ = parameterEpsilon(scenario);
+  start_ = startOf(scenario);
   showBody(*applied_, parameterEpsilon_);
 }
 
@@ -235,12 +271,14 @@ void BodyEditor::accepted(const Scenario& scenario, QWidget* source) {
   // Another field's edit or a reset: keep a refused value's text so the user can correct it.
   applied_ = desired_ = scenario.body;
   parameterEpsilon_ = parameterEpsilon(scenario);
+  start_ = startOf(scenario);
   showBody(*applied_, parameterEpsilon_);
 }
 
 void BodyEditor::refused(QWidget* source, const QString& reason) {
   desired_ = applied_;
   if (auto* field = qobject_cast<NumberField*>(source)) field->setError(reason);
+  if (walls_->owns(source)) walls_->refused(source, reason);
   if (source == shapeCombo_ || source == massCombo_) showBody(*applied_, parameterEpsilon_);
   setMessage(source, reason);
 }
@@ -287,7 +325,7 @@ bool BodyEditor::owns(const QWidget* widget) const {
   if (!widget) return false;
   return widget == shapeCombo_ || widget == sizeFields_[0] || widget == sizeFields_[1] ||
          widget == sizeFields_[2] || widget == epsilonField_ || widget == massCombo_ ||
-         widget == densityField_ || widget == importButton_;
+         widget == densityField_ || widget == importButton_ || walls_->owns(widget);
 }
 
 QString BodyEditor::messageFor(const QWidget* widget) const {
@@ -338,6 +376,7 @@ void BodyEditor::showBody(const BodyScenario& body, double parameterEpsilon) {
   massCombo_->setCurrentIndex(body.density ? 1 : 0);
   form->setRowVisible(densityField_, body.density.has_value());
   if (body.density && !densityField_->hasError()) densityField_->setValue(*body.density);
+  walls_->showWorld(body.world, start_);
   updating_ = false;
 }
 

@@ -11,6 +11,7 @@
 //  * where the mass comes from: the parameter `m` (its field stays in Parameters) or a density;
 //  * Import Mesh... (a file dialog) and drag and drop of an STL, OBJ or PLY file: the file is read
 //    in a background thread (io::meshBody), then sent as the new body;
+//  * the walls of its world (WallsEditor: a box with or without a ceiling, further planes);
 //  * the computed mass, centre of mass, principal moments of inertia and hull vertex count of the
 //    body that runs (RunInfo::body, computed by the worker).
 //
@@ -36,6 +37,7 @@ class QPushButton;
 namespace ricochet::app {
 
 class NumberField;
+class WallsEditor;
 
 class BodyEditor : public QGroupBox {
   Q_OBJECT
@@ -76,6 +78,7 @@ class BodyEditor : public QGroupBox {
   NumberField* densityField() const { return densityField_; }
   QPushButton* importButton() const { return importButton_; }
   QLabel* summaryLabel() const { return summary_; }
+  WallsEditor* wallsEditor() const { return walls_; }
   /// "mass", "centre", "inertia", "hull": the computed properties as shown.
   QLabel* figureLabel(const QString& name) const;
   const std::optional<BodyFigures>& figures() const { return figures_; }
@@ -109,6 +112,7 @@ class BodyEditor : public QGroupBox {
   std::shared_ptr<const BodyScenario> applied_;  // what runs
   std::shared_ptr<const BodyScenario> desired_;  // applied_ plus the edits not yet answered
   double parameterEpsilon_ = 0.0;                // the running parameter `epsilon`, m
+  Eigen::Vector3d start_ = Eigen::Vector3d::Zero();  // the running x0, y0, z0 (m): where new walls go
   std::optional<BodyFigures> figures_;
   int readTicket_ = 0;  // the newest mesh read: older ones that finish later are dropped
   int pendingReads_ = 0;
@@ -126,6 +130,7 @@ class BodyEditor : public QGroupBox {
   QLabel* densityLabel_ = nullptr;
   NumberField* densityField_ = nullptr;
   QPushButton* importButton_ = nullptr;
+  WallsEditor* walls_ = nullptr;
   QLabel* message_ = nullptr;
   QLabel* mass_ = nullptr;
   QLabel* centre_ = nullptr;
