@@ -1,5 +1,7 @@
 #include "app/desktop/help/help_dialogs.hpp"
 
+#include "core/model/registry.hpp"
+
 #include <QAction>
 #include <QCoreApplication>
 #include <QDialog>
@@ -91,25 +93,47 @@ QString shortcutsHtml(const QList<ShortcutRow>& rows) {
 }
 
 QString gettingStartedHtml() {
+  // Every menu path here ("File \u203a Presets") is one the window has: test_gui_window checks.
+  const int count = int(systems().size());
   return QObject::tr(
-      "<h3>Getting started</h3>"
-      "<p><b>1. Pick a system</b> in the Scenario panel on the left: ten examples from the papers, "
-      "each with the paper's parameters, initial conditions and time step. The run starts at once.</p>"
-      "<p><b>2. Watch it.</b> The 3-D view follows the body (View \u203a Follow Body); the plots on "
-      "the right show the energies, the relative energy error and the momenta as the run goes. "
-      "Impacts are the red lines. Space pauses and plays, S advances one step, R restarts.</p>"
-      "<p><b>3. Change a value.</b> Type a number into any field and press Enter: the run restarts "
-      "with it. A value out of range is refused with the reason, and the run goes on unchanged. "
-      "Edit \u203a Undo (Ctrl+Z) brings back the previous scenario exactly.</p>"
-      "<p><b>4. Judge the integrator.</b> A conserved quantity draws as a flat line; right-click a "
-      "plot and choose <i>Deviation from the Initial Value</i> to see its round-off, or log10 "
-      "|energy error| for the error's size. Zoom into an impact with the wheel and click its line "
-      "for the impact's numbers. <i>Add Plot</i> adds a plot of any trace column, a phase portrait "
-      "or an impact map (a Poincar\u00e9 section).</p>"
-      "<p><b>5. Keep and share.</b> File \u203a Save writes the scenario as JSON (the command line "
-      "runs it too: <tt>ricochet-cli run FILE.json</tt>); File \u203a Presets has every experiment of "
-      "the papers; the Export buttons write the trace as CSV, the plots as PNG or SVG, and "
-      "animations.</p>");
+             "<h3>Getting started</h3>"
+             "<p><b>1. Pick a system</b> in the Scenario panel on the left: %1 systems, the "
+             "examples of the five papers with their parameters, initial conditions and time "
+             "steps, and <i>Your own rigid body among walls</i>. The run starts at once and "
+             "pauses at the scenario's end time (<i>Stop at t_end</i>, on the Run toolbar: untick "
+             "it to let a run go on). File \u203a Presets holds every experiment of the papers.</p>"
+             "<p><b>2. Watch it.</b> The 3-D view follows the body (View \u203a Follow Body); the "
+             "plots on the right show the energies, the relative energy error and the momenta. "
+             "Impacts are the red lines. Space pauses and plays, S advances one step, R restarts "
+             "(Help \u203a Keyboard Shortcuts lists every key).</p>"
+             "<p><b>3. Change a value.</b> Click a field, type a number (its unit may follow: "
+             "<tt>2 m/s</tt>) and press Enter: the run restarts with it. While a field has the "
+             "keyboard, the keys you type are the field's; Escape hands them back to the window. "
+             "The wheel scrolls the panel, and changes a field only once you have clicked it. A "
+             "value out of range is refused with the reason, and the run goes on unchanged. "
+             "Edit \u203a Undo (Ctrl+Z) brings back the previous scenario exactly.</p>"
+             "<p><b>4. Your own body.</b> Choose <i>Your own rigid body among walls</i>: the Body "
+             "section makes it a box or an ellipsoid of any size, rounds its edges, gives it a "
+             "density, or imports a mesh (STL, OBJ, PLY; or drop the file on the window); its mass, "
+             "centre of mass and inertia are computed. Under <i>Walls</i>, put it in a box (with a "
+             "ceiling if you like) or add planes of any tilt.</p>"
+             "<p><b>5. Judge the integrator.</b> A conserved quantity draws as a flat line; "
+             "right-click a plot and choose <i>Deviation from the Initial Value</i> to see its "
+             "round-off, or log10 |energy error| for the error's size. Zoom into an impact with the "
+             "wheel and click its line for the impact's numbers. <i>Add Plot</i> adds a plot of any "
+             "trace column, a phase portrait or an impact map (a Poincar\u00e9 section).</p>"
+             "<p><b>6. Many runs.</b> Tools \u203a New Study runs the scenario many times: a sweep "
+             "of any field, random draws, the convergence in h, the sensitivity to the initial "
+             "conditions, the integrators compared. Click a point or a row to load that run here."
+             "</p>"
+             "<p><b>7. Replay and compare.</b> File \u203a Export HDF5 Run writes a run to a file; "
+             "File \u203a Open Run plays one back with a time slider, without integrating it, and "
+             "File \u203a Overlay Run draws a second run over the one shown (a ghost in the 3-D "
+             "view, dashed curves in the plots).</p>"
+             "<p><b>8. Keep and share.</b> File \u203a Save Scenario writes the scenario as JSON "
+             "(the command line runs it too: <tt>ricochet-cli run FILE.json</tt>); the Export "
+             "buttons write the trace as CSV, the plots as PNG or SVG, and animations.</p>")
+      .arg(count);
 }
 
 void showHelpWindow(QWidget* parent, const QString& objectName, const QString& title, const QString& html) {
