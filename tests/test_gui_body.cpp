@@ -491,7 +491,8 @@ class TestGuiBody : public QObject {
 
     generation = w->currentRun()->generation;
     QVERIFY(walls->ceilingCheck()->isVisible());
-    QTest::mouseClick(walls->ceilingCheck(), Qt::LeftButton, {}, onIndicator(walls->ceilingCheck()));
+    QTest::mouseClick(walls->ceilingCheck(), Qt::LeftButton, {},
+                      onIndicator(walls->ceilingCheck()));
     QVERIFY2(waitFor([&] { return w->currentRun()->generation > generation; }),
              qPrintable(body->findChild<QLabel*>(QStringLiteral("bodyMessage"))->text()));
     QCOMPARE(world().box->height, 20.0);  // twice the start's height (z0 = 10 m)
@@ -535,8 +536,9 @@ class TestGuiBody : public QObject {
     generation = w->currentRun()->generation;
     typeInto(walls->planeField(0, QStringLiteral("nx")), QStringLiteral("0"));
     QVERIFY(waitFor([&] { return walls->planeField(0, QStringLiteral("nx"))->hasError(); }));
-    QCOMPARE(walls->planeField(0, QStringLiteral("nx"))->error(),
-             QStringLiteral("\"world.walls[0].normal\" has length 0: a wall needs a non-zero normal"));
+    QCOMPARE(
+        walls->planeField(0, QStringLiteral("nx"))->error(),
+        QStringLiteral("\"world.walls[0].normal\" has length 0: a wall needs a non-zero normal"));
     QVERIFY(body->hasError());
     QTest::qWait(200);
     QCOMPARE(w->currentRun()->generation, generation);
@@ -545,14 +547,17 @@ class TestGuiBody : public QObject {
     QVERIFY(waitFor([&] { return !walls->planeField(0, QStringLiteral("nx"))->hasError(); }));
     generation = w->currentRun()->generation;
     typeInto(walls->planeField(0, QStringLiteral("offset")), QStringLiteral("-4"));
-    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation && world().walls.size() == 1; }));
+    QVERIFY(waitFor(
+        [&] { return w->currentRun()->generation > generation && world().walls.size() == 1; }));
     QCOMPARE(world().walls[0].point, Eigen::Vector3d(4.0, 0.0, 0.0));
 
     // Saved: the file's "world" is what the editor shows.
     const QString file = dir_.filePath(QStringLiteral("walls.json"));
     QCOMPARE(w->fileActions()->scenarios()->saveTo(file), QString());
-    const QJsonObject saved = QJsonDocument::fromJson(readAll(file)).object().value(QStringLiteral("world")).toObject();
-    const QJsonArray size = saved.value(QStringLiteral("box")).toObject().value(QStringLiteral("size")).toArray();
+    const QJsonObject saved =
+        QJsonDocument::fromJson(readAll(file)).object().value(QStringLiteral("world")).toObject();
+    const QJsonArray size =
+        saved.value(QStringLiteral("box")).toObject().value(QStringLiteral("size")).toArray();
     QCOMPARE(size.size(), 3);
     QCOMPARE(size[0].toDouble(), 12.0);
     QCOMPARE(size[2].toDouble(), 20.0);

@@ -658,7 +658,8 @@ class TestGuiMainWindow : public QObject {
     QList<QAction*> toggles;
     for (QAction* a : w->findChildren<QAction*>()) {
       const QKeySequence key = a->shortcut();
-      if (key == QKeySequence(Qt::Key_F) || key == QKeySequence(Qt::Key_T) || key == QKeySequence(Qt::Key_L)) {
+      if (key == QKeySequence(Qt::Key_F) || key == QKeySequence(Qt::Key_T) ||
+          key == QKeySequence(Qt::Key_L)) {
         toggles << a;
         checked.push_back(a->isChecked());
       }
@@ -667,15 +668,17 @@ class TestGuiMainWindow : public QObject {
     QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("2 m/s rftl"));
     QTest::qWait(300);
     QCOMPARE(field->textEditor()->text(), QStringLiteral("2 m/s rftl"));  // every key typed
-    QVERIFY(w->lastSnapshot()->running);                 // Space did not pause
-    QCOMPARE(w->currentRun()->generation, generation);   // R did not reset
-    for (int i = 0; i < toggles.size(); ++i) QCOMPARE(toggles[i]->isChecked(), bool(checked[std::size_t(i)]));
+    QVERIFY(w->lastSnapshot()->running);                                  // Space did not pause
+    QCOMPARE(w->currentRun()->generation, generation);                    // R did not reset
+    for (int i = 0; i < toggles.size(); ++i)
+      QCOMPARE(toggles[i]->isChecked(), bool(checked[std::size_t(i)]));
     // The value with its unit runs.
     for (int i = 0; i < 5; ++i) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backspace);
     QCOMPARE(field->textEditor()->text(), QStringLiteral("2 m/s"));
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
-    const auto vx0 = ricochet::indexOf(ricochet::findSystem("particle-floor")->info().initial, "vx0");
+    const auto vx0 =
+        ricochet::indexOf(ricochet::findSystem("particle-floor")->info().initial, "vx0");
     QVERIFY(vx0);
     QCOMPARE(w->currentRun()->scenario.initial[*vx0], 2.0);
     QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(field));  // still typing there
@@ -697,7 +700,8 @@ class TestGuiMainWindow : public QObject {
     auto w = openWindow(freshOptions(QStringLiteral("rigid-body")));
     w->resize(1280, 600);  // the Body section makes the dock scroll
     QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
-    auto* scroll = w->findChild<QDockWidget*>(QStringLiteral("scenarioDock"))->findChild<QScrollArea*>();
+    auto* scroll =
+        w->findChild<QDockWidget*>(QStringLiteral("scenarioDock"))->findChild<QScrollArea*>();
     QVERIFY(scroll);
     QVERIFY(waitFor([&] { return scroll->verticalScrollBar()->maximum() > 0; }, 3000));
     scroll->verticalScrollBar()->setValue(0);

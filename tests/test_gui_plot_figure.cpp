@@ -219,7 +219,8 @@ class TestPlotFigure : public QObject {
     QCOMPARE(labels, (QStringList{"-3", "-2", "-1", "0", "1", "2", "3"}));
     QCOMPARE(ricochet::app::exponentSuffix(-13), QStringLiteral(" (\u00d71e-13)"));
     // An axis too short for more than the tick 0 still takes its scale from the interval.
-    const std::vector<AxisTick> one = ricochet::app::axisTicks(-2.2e-16, 2.2e-16, 40, true, &exponent);
+    const std::vector<AxisTick> one =
+        ricochet::app::axisTicks(-2.2e-16, 2.2e-16, 40, true, &exponent);
     QCOMPARE(one.size(), std::size_t(1));
     QCOMPARE(one.front().label, QStringLiteral("0"));
     QCOMPARE(exponent, -16);

@@ -29,10 +29,10 @@ using namespace exporttest;
 using namespace guitest;
 using ricochet::app::ChartLayout;
 using ricochet::app::FigureLayout;
+using ricochet::app::MainWindowOptions;
 using ricochet::app::PanelKind;
 using ricochet::app::PlotChart;
 using ricochet::app::PlotPanel;
-using ricochet::app::MainWindowOptions;
 using ricochet::app::PlotSeries;
 
 namespace {
@@ -364,10 +364,18 @@ class TestGuiPlots : public QObject {
     QTest::addColumn<QString>("system");
     QTest::addColumn<QString>("x");
     QTest::addColumn<QString>("y");
-    QTest::newRow("particle") << "particle-floor" << "q.y" << "p.y";
-    QTest::newRow("star") << "star-floor" << "q.y" << "p.y";
-    QTest::newRow("pendulum") << "pendulum-cylinder" << "q.theta" << "p.theta";
-    QTest::newRow("cube") << "cube-plane" << "q.z" << "p.z";
+    QTest::newRow("particle") << "particle-floor"
+                              << "q.y"
+                              << "p.y";
+    QTest::newRow("star") << "star-floor"
+                          << "q.y"
+                          << "p.y";
+    QTest::newRow("pendulum") << "pendulum-cylinder"
+                              << "q.theta"
+                              << "p.theta";
+    QTest::newRow("cube") << "cube-plane"
+                          << "q.z"
+                          << "p.z";
   }
   void phasePortraitAndImpactMapOpenOnAPairThatMoves() {
     QFETCH(QString, system);
@@ -396,7 +404,8 @@ class TestGuiPlots : public QObject {
   void phaseCaptionSaysEvery2ndStep() {
     using ricochet::app::ordinal;
     QStringList got;
-    for (std::int64_t n : {1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 32, 101, 112, 512, 1024}) got << ordinal(n);
+    for (std::int64_t n : {1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 32, 101, 112, 512, 1024})
+      got << ordinal(n);
     QCOMPARE(got, (QStringList{"1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd",
                                "23rd", "32nd", "101st", "112th", "512th", "1024th"}));
     // The caption of a run whose rows are kept every 2nd step (4 rows held of 6 steps).
@@ -412,15 +421,16 @@ class TestGuiPlots : public QObject {
     ricochet::app::ChartContext c;
     c.names = {QStringLiteral("q.y"), QStringLiteral("p.y")};
     c.snapshot = snapshot;
-    const PlotChart chart = ricochet::app::buildChart({PanelKind::Phase, -1, {QStringLiteral("q.y"), QStringLiteral("p.y")}, false}, c);
+    const PlotChart chart = ricochet::app::buildChart(
+        {PanelKind::Phase, -1, {QStringLiteral("q.y"), QStringLiteral("p.y")}, false}, c);
     QCOMPARE(chart.series.front().name, QStringLiteral("4 states (every 2nd step)"));
   }
 
   // The die of the die-in-a-box preset: 62 impacts over its 8 s, four of them within two steps
   // of another (one pair in the same step). The impact map shows every one, and says so.
   void impactMapWithFewImpactsShowsAllOfThem() {
-    const ricochet::io::ScenarioResult r =
-        ricochet::io::loadScenario(RICOCHET_SOURCE_DIR "/resources/presets/003-rigid-body-die-in-a-box.json");
+    const ricochet::io::ScenarioResult r = ricochet::io::loadScenario(
+        RICOCHET_SOURCE_DIR "/resources/presets/003-rigid-body-die-in-a-box.json");
     QVERIFY2(r.ok(), r.error.c_str());
     MainWindowOptions o = freshOptions(QStringLiteral("rigid-body"));
     o.scenario = *r.scenario;
@@ -443,10 +453,13 @@ class TestGuiPlots : public QObject {
     auto w = pausedAt(QStringLiteral("cube-plane"), 0.5);
     QVERIFY(w);
     PlotPanel* p = w->plots();
-    p->addPanel({PanelKind::Time, -1,
-                 {"q.x", "q.y", "q.z", "q.R11", "q.R12", "q.R13", "q.R21", "q.R22", "q.R23", "q.R31", "q.R32", "q.R33"},
+    p->addPanel({PanelKind::Time,
+                 -1,
+                 {"q.x", "q.y", "q.z", "q.R11", "q.R12", "q.R13", "q.R21", "q.R22", "q.R23",
+                  "q.R31", "q.R32", "q.R33"},
                  false});
-    p->addPanel({PanelKind::Time, -1, {"p.x", "p.y", "p.z", "p.Pi1", "p.Pi2", "p.Pi3", "mom.nRPi"}, false});
+    p->addPanel(
+        {PanelKind::Time, -1, {"p.x", "p.y", "p.z", "p.Pi1", "p.Pi2", "p.Pi3", "mom.nRPi"}, false});
     QCOMPARE(p->panelCount(), 5);
     QTest::qWait(200);
     const FigureLayout& l = w->plots()->view()->figureLayout();
@@ -456,15 +469,20 @@ class TestGuiPlots : public QObject {
       // Above the area: the legend and half a label's height; below it, the time axis (the
       // last chart) or a margin.
       QVERIFY2(c.area.top() - c.band.top() <= 0.25 * c.band.height(),
-               qPrintable(QString("the legend takes %1 px of a %2 px band").arg(c.area.top() - c.band.top()).arg(c.band.height())));
+               qPrintable(QString("the legend takes %1 px of a %2 px band")
+                              .arg(c.area.top() - c.band.top())
+                              .arg(c.band.height())));
       QVERIFY2(c.area.height() >= 0.45 * c.band.height(),
-               qPrintable(QString("plot area %1 px of a %2 px band").arg(c.area.height()).arg(c.band.height())));
+               qPrintable(QString("plot area %1 px of a %2 px band")
+                              .arg(c.area.height())
+                              .arg(c.band.height())));
       for (const auto& e : c.legend) more = more || e.text.contains(QStringLiteral(" more"));
       if (!c.legend.empty()) QVERIFY(c.legendRect.bottom() < c.area.top());
     }
     QVERIFY(more);  // the 12 positions do not fit one row of a 430 px dock
     QVERIFY(QDir().mkpath(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots")));
-    w->plots()->grab().save(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/plots-five-panels.png"));
+    w->plots()->grab().save(
+        QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/plots-five-panels.png"));
   }
 
   // The first snapshot (t = 0: every series one value) draws its axes with round labels, not
@@ -481,7 +499,8 @@ class TestGuiPlots : public QObject {
       QVERIFY(c.yTicks.size() >= 2);
       std::set<QString> labels;
       for (const auto& t : c.yTicks) {
-        QVERIFY2(!longDecimals.match(t.label).hasMatch(), qPrintable(c.yTitle + QStringLiteral(": ") + t.label));
+        QVERIFY2(!longDecimals.match(t.label).hasMatch(),
+                 qPrintable(c.yTitle + QStringLiteral(": ") + t.label));
         labels.insert(t.label);
       }
       QCOMPARE(labels.size(), c.yTicks.size());

@@ -290,7 +290,8 @@ class TestGuiReplay : public QObject {
     }
     QTest::qWait(100);
     for (const auto& c : w->plots()->view()->figureLayout().charts) {
-      QVERIFY2(c.area.top() - c.band.top() <= 0.25 * c.band.height(), qPrintable(QString::number(c.area.top())));
+      QVERIFY2(c.area.top() - c.band.top() <= 0.25 * c.band.height(),
+               qPrintable(QString::number(c.area.top())));
     }
     const std::vector<double>& eB = *runB_.trace.column("energy");
     const std::vector<double>& tB = *runB_.trace.column("t");

@@ -183,7 +183,8 @@ class TestGuiStudyPresets : public QObject {
     QVERIFY2(sw->job()->results().complete, qPrintable(sw->progressLabel()->text()));
     const QString summary = sw->progressLabel()->text();
     QVERIFY(summary.contains(QStringLiteral(" runs in ")));
-    QVERIFY2(!sw->statusBar()->currentMessage().contains(summary), qPrintable(sw->statusBar()->currentMessage()));
+    QVERIFY2(!sw->statusBar()->currentMessage().contains(summary),
+             qPrintable(sw->statusBar()->currentMessage()));
     QTest::qWait(100);
     // Every header line fits its column.
     QHeaderView* header = sw->table()->horizontalHeader();
@@ -191,12 +192,16 @@ class TestGuiStudyPresets : public QObject {
     int twoLines = 0;
     for (int c = 0; c < header->count(); ++c) {
       const QString text = sw->table()->model()->headerData(c, Qt::Horizontal).toString();
-      const QString full = sw->table()->model()->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+      const QString full =
+          sw->table()->model()->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
       QCOMPARE(QString(text).remove(QLatin1Char('\n')), full);  // the same name, broken
       if (text.contains(QLatin1Char('\n'))) ++twoLines;
       for (const QString& line : text.split(QLatin1Char('\n'))) {
         QVERIFY2(fm.horizontalAdvance(line) < header->sectionSize(c),
-                 qPrintable(QString("%1: %2 px in a %3 px column").arg(line).arg(fm.horizontalAdvance(line)).arg(header->sectionSize(c))));
+                 qPrintable(QString("%1: %2 px in a %3 px column")
+                                .arg(line)
+                                .arg(fm.horizontalAdvance(line))
+                                .arg(header->sectionSize(c))));
       }
     }
     QVERIFY(twoLines >= 2);

@@ -278,14 +278,17 @@ class TestGuiWindow : public QObject {
     QVERIFY(guideText.contains(QStringLiteral("Pick a system")));
     // What the app is now: every system counted, your own body and its walls, studies, replay,
     // and Stop at t_end; not the "ten examples" of an earlier window.
-    QVERIFY2(guideText.contains(QStringLiteral("%1 systems").arg(ricochet::systems().size())), qPrintable(guideText));
+    QVERIFY2(guideText.contains(QStringLiteral("%1 systems").arg(ricochet::systems().size())),
+             qPrintable(guideText));
     QVERIFY(!guideText.contains(QStringLiteral("ten examples")));
-    for (const char* words : {"Your own rigid body among walls", "Walls", "New Study", "Open Run", "Overlay Run",
-                              "Stop at t_end", "Escape"}) {
+    for (const char* words : {"Your own rigid body among walls", "Walls", "New Study", "Open Run",
+                              "Overlay Run", "Stop at t_end", "Escape"}) {
       QVERIFY2(guideText.contains(QLatin1String(words)), words);
     }
     // Every menu path it names ("File \u203a Presets") is one the window has.
-    const auto plain = [](QString t) { return t.remove(QLatin1Char('&')).remove(QStringLiteral("...")); };
+    const auto plain = [](QString t) {
+      return t.remove(QLatin1Char('&')).remove(QStringLiteral("..."));
+    };
     const QRegularExpression path(
         QStringLiteral("([A-Z][a-z]+) \u203a ([A-Z][A-Za-z0-9]*(?: [A-Z0-9][A-Za-z0-9]*)*)"));
     int paths = 0;

@@ -200,16 +200,18 @@ BodyEditor::BodyEditor(QWidget* parent) : QGroupBox(tr("Body"), parent) {
 
   walls_ = new WallsEditor;
   form->addRow(walls_);
-  connect(walls_, &WallsEditor::worldRequested, this, [this](const WorldSpec& world, QWidget* source) {
-    if (!desired_) return;
-    BodyScenario candidate = *desired_;
-    candidate.world = world;
-    request(std::move(candidate), source);
-  });
-  connect(walls_, &WallsEditor::refusedLocally, this, [this](QWidget* source, const QString& reason) {
-    setMessage(source, reason);
-    emit refusedLocally(reason);
-  });
+  connect(walls_, &WallsEditor::worldRequested, this,
+          [this](const WorldSpec& world, QWidget* source) {
+            if (!desired_) return;
+            BodyScenario candidate = *desired_;
+            candidate.world = world;
+            request(std::move(candidate), source);
+          });
+  connect(walls_, &WallsEditor::refusedLocally, this,
+          [this](QWidget* source, const QString& reason) {
+            setMessage(source, reason);
+            emit refusedLocally(reason);
+          });
 
   message_ = new QLabel;
   message_->setObjectName(QStringLiteral("bodyMessage"));
@@ -253,9 +255,11 @@ void BodyEditor::setScenario(const Scenario& scenario) {
     f->setError(QString());
   }
   for (int i = 0; i < walls_->planeCount(); ++i) {
-    for (const char* name : {"nx", "ny", "nz", "offset"}) walls_->planeField(i, QLatin1String(name))->setError(QString());
+    for (const char* name : {"nx", "ny", "nz", "offset"})
+      walls_->planeField(i, QLatin1String(name))->setError(QString());
   }
-  for (const char* name : {"Lx", "Ly", "cx", "cy", "height"}) walls_->boxField(QLatin1String(name))->setError(QString());
+  for (const char* name : {"Lx", "Ly", "cx", "cy", "height"})
+    walls_->boxField(QLatin1String(name))->setError(QString());
   setMessage(nullptr, QString());
   parameterEpsilon_ = parameterEpsilon(scenario);
   start_ = startOf(scenario);

@@ -112,7 +112,8 @@ class BodyEditor : public QGroupBox {
   std::shared_ptr<const BodyScenario> applied_;  // what runs
   std::shared_ptr<const BodyScenario> desired_;  // applied_ plus the edits not yet answered
   double parameterEpsilon_ = 0.0;                // the running parameter `epsilon`, m
-  Eigen::Vector3d start_ = Eigen::Vector3d::Zero();  // the running x0, y0, z0 (m): where new walls go
+  Eigen::Vector3d start_ =
+      Eigen::Vector3d::Zero();  // the running x0, y0, z0 (m): where new walls go
   std::optional<BodyFigures> figures_;
   int readTicket_ = 0;  // the newest mesh read: older ones that finish later are dropped
   int pendingReads_ = 0;

@@ -87,8 +87,9 @@ WallsEditor::WallsEditor(QWidget* parent) : QWidget(parent) {
   ceilingCheck_->setObjectName(QStringLiteral("wallsCeilingCheck"));
   ceilingCheck_->setToolTip(tr("A ceiling at a height above the ground (world.box.size[2])"));
   box->addRow(ceilingCheck_);
-  height_ = field(spec("height", "The ceiling's height above the ground (world.box.size[2]).", 0.0, true),
-                  kind, QStringLiteral("wallsBox_height"));
+  height_ =
+      field(spec("height", "The ceiling's height above the ground (world.box.size[2]).", 0.0, true),
+            kind, QStringLiteral("wallsBox_height"));
   box->addRow(tr("height"), height_);
   top->addWidget(boxHost_);
   connect(ceilingCheck_, &QCheckBox::toggled, this, &WallsEditor::onCeilingToggled);
@@ -99,17 +100,20 @@ WallsEditor::WallsEditor(QWidget* parent) : QWidget(parent) {
             [this, f = f, name = QString::fromLatin1(name)](double v) { onBoxField(name, v, f); });
   }
 
-  auto* planesTitle = new QLabel(tr("Planes: normal n and offset d, the body where n\u00b7x \u2265 d"));
+  auto* planesTitle =
+      new QLabel(tr("Planes: normal n and offset d, the body where n\u00b7x \u2265 d"));
   planesTitle->setWordWrap(true);
-  planesTitle->setToolTip(tr("\"world.walls\": each plane n\u00b7x = d (n made unit), the body on "
-                             "the side n points to"));
+  planesTitle->setToolTip(
+      tr("\"world.walls\": each plane n\u00b7x = d (n made unit), the body on "
+         "the side n points to"));
   top->addWidget(planesTitle);
   planesLayout_ = new QVBoxLayout;
   planesLayout_->setSpacing(4);
   top->addLayout(planesLayout_);
   addPlane_ = new QPushButton(tr("Add Plane"));
   addPlane_->setObjectName(QStringLiteral("addPlaneButton"));
-  addPlane_->setToolTip(tr("A vertical plane %1 m beyond the body's start along x").arg(kNewPlaneDistance));
+  addPlane_->setToolTip(
+      tr("A vertical plane %1 m beyond the body's start along x").arg(kNewPlaneDistance));
   top->addWidget(addPlane_);
   connect(addPlane_, &QPushButton::clicked, this, &WallsEditor::addPlane);
   showWorld(WorldSpec{}, Eigen::Vector3d::Zero());
@@ -215,7 +219,13 @@ void WallsEditor::rebuildPlanes(std::size_t count) {
     static const char* const kAxes[3] = {"nx", "ny", "nz"};
     grid->addWidget(new QLabel(tr("plane %1: n").arg(i + 1)), 0, 0, 1, 3);
     for (int k = 0; k < 3; ++k) {
-      ParameterSpec s{kAxes[k], "", 0.0, -kInf, kInf, false, false,
+      ParameterSpec s{kAxes[k],
+                      "",
+                      0.0,
+                      -kInf,
+                      kInf,
+                      false,
+                      false,
                       "The plane's normal (world.walls[].normal), towards the side the body keeps "
                       "to; any length but zero."};
       r.n[k] = field(s, kind, prefix + QLatin1String(kAxes[k]));
@@ -223,8 +233,8 @@ void WallsEditor::rebuildPlanes(std::size_t count) {
       grid->addWidget(r.n[k], 1, k);
     }
     grid->addWidget(new QLabel(tr("d")), 2, 0, Qt::AlignRight);
-    r.offset = field(spec("offset", "The plane's offset d: the plane n\u00b7x = d, n made unit."), kind,
-                     prefix + QStringLiteral("offset"));
+    r.offset = field(spec("offset", "The plane's offset d: the plane n\u00b7x = d, n made unit."),
+                     kind, prefix + QStringLiteral("offset"));
     grid->addWidget(r.offset, 2, 1);
     r.remove = new QToolButton;
     r.remove->setObjectName(prefix + QStringLiteral("remove"));
@@ -234,7 +244,8 @@ void WallsEditor::rebuildPlanes(std::size_t count) {
     planesLayout_->addWidget(r.row);
     for (int k = 0; k < 3; ++k) {
       NumberField* f = r.n[k];
-      connect(f, &NumberField::committed, this, [this, i, k, f](double v) { onPlaneField(i, k, v, f); });
+      connect(f, &NumberField::committed, this,
+              [this, i, k, f](double v) { onPlaneField(i, k, v, f); });
     }
     NumberField* offset = r.offset;
     connect(offset, &NumberField::committed, this,
@@ -312,14 +323,17 @@ void WallsEditor::onPlaneField(std::size_t i, int component, double value, QWidg
   // The plane as the row shows it, with the edited number.
   Eigen::Vector3d n(r.n[0]->value(), r.n[1]->value(), r.n[2]->value());
   double d = r.offset->value();
-  if (component < 3) n[component] = value;
-  else d = value;
+  if (component < 3)
+    n[component] = value;
+  else
+    d = value;
   WorldSpec world = shown_;
   WallSpec& w = world.walls[i];
   w.normal = n;
   const double length = n.norm();
   // (+ 0.0 turns the -0 of a zero component into 0: "point": [4, 0, 0], not [4, -0, -0].)
-  w.point = length > 0.0 ? Eigen::Vector3d((d * n / length).array() + 0.0) : Eigen::Vector3d::Zero();
+  w.point =
+      length > 0.0 ? Eigen::Vector3d((d * n / length).array() + 0.0) : Eigen::Vector3d::Zero();
   send(std::move(world), source);
 }
 

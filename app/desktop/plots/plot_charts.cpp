@@ -56,9 +56,7 @@ QString ordinal(std::int64_t n) {
   return QString::number(n) + QLatin1String(suffix);
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 int ChartContext::indexOf(const QString& name) const {
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -148,12 +146,15 @@ PlotChart buildChart(const PanelChoice& choice, const ChartContext& c) {
       }
     }
     if (choice.kind == PanelKind::Phase) {
-      dots.name = stride == 1 ? QObject::tr("%1 states (every step)").arg(n)
-                              : QObject::tr("%1 states (every %2 step)").arg(n).arg(ordinal(stride));
+      dots.name = stride == 1
+                      ? QObject::tr("%1 states (every step)").arg(n)
+                      : QObject::tr("%1 states (every %2 step)").arg(n).arg(ordinal(stride));
     } else {
       const std::int64_t all = s ? s->impacts : 0;
-      dots.name = std::int64_t(n) == all ? (n == 1 ? QObject::tr("1 impact") : QObject::tr("%1 impacts").arg(n))
-                                         : QObject::tr("%1 of %2 impacts (the first in each time slice)").arg(n).arg(all);
+      dots.name =
+          std::int64_t(n) == all
+              ? (n == 1 ? QObject::tr("1 impact") : QObject::tr("%1 impacts").arg(n))
+              : QObject::tr("%1 of %2 impacts (the first in each time slice)").arg(n).arg(all);
     }
     auto span = [](const std::vector<double>& v) {
       double lo = std::numeric_limits<double>::infinity(), hi = -lo;

@@ -75,7 +75,9 @@ LegendFit fitLegend(const std::vector<const PlotSeries*>& series, double left, d
   }
   if (placed < series.size()) {
     // "+k more" at the end of the last row, in place of as many of its entries as it needs.
-    const auto onLastRow = [&] { return !out.entries.empty() && out.entries.back().symbol.y() > row * rowH; };
+    const auto onLastRow = [&] {
+      return !out.entries.empty() && out.entries.back().symbol.y() > row * rowH;
+    };
     QString text;
     while (true) {
       text = QObject::tr("+%1 more").arg(series.size() - out.entries.size());
@@ -142,8 +144,8 @@ FigureLayout layOutFigure(const PlotFigure& f, QSizeF size, double scale) {
     // Legend rows above the area: as many as the entries need, within a share of the band so
     // that five panels (or an overlay's curves) never squeeze the plots into strips.
     const int maxRows = std::max(1, int(std::floor(kLegendShare * band / rowH)));
-    const LegendFit fit = fitLegend(legendSeries(chart), guessLeft, right, maxRows, rowH,
-                                    l.legendPx, sym, pad);
+    const LegendFit fit =
+        fitLegend(legendSeries(chart), guessLeft, right, maxRows, rowH, l.legendPx, sym, pad);
     legendRows[i] = fit.rows;
     const double rows = fit.rows;
     const double top = c.band.top() + (rows > 0.0 ? rows * rowH + pad : 0.0) + std::ceil(0.6 * l.labelPx);
@@ -170,8 +172,8 @@ FigureLayout layOutFigure(const PlotFigure& f, QSizeF size, double scale) {
     c.xTicks = axisTicks(chart.tMin, chart.tMax, c.area.width() / scale, false);
     if (legendRows[i] == 0) continue;
     // The rows fixed in the first pass, at the areas' final left edge.
-    const LegendFit fit = fitLegend(legendSeries(chart), left, c.area.right(), legendRows[i],
-                                    rowH, l.legendPx, sym, pad);
+    const LegendFit fit = fitLegend(legendSeries(chart), left, c.area.right(), legendRows[i], rowH,
+                                    l.legendPx, sym, pad);
     const QPointF origin(0.0, c.band.top() + 0.5 * pad);
     double widest = left;
     for (LegendEntry e : fit.entries) {

@@ -61,7 +61,8 @@ void ImpactRows::clear() {
 }
 
 void ImpactRows::add(const ImpactRow& impact) {
-  if (thinned_ && !impacts_.empty() && impacts_.back().step / bucket_ == impact.step / bucket_) return;
+  if (thinned_ && !impacts_.empty() && impacts_.back().step / bucket_ == impact.step / bucket_)
+    return;
   impacts_.push_back(impact);
   values_.resize(impacts_.size() * std::size_t(width_), std::nan(""));
   if (!thinned_ && impacts_.size() > capacity_) {

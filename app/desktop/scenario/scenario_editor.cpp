@@ -132,7 +132,8 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
   settingsHost_ = new QWidget;
   ig->addWidget(settingsHost_);
   top->addWidget(integratorBox);
-  for (QWidget* combo : {static_cast<QWidget*>(systemCombo_), static_cast<QWidget*>(integratorCombo_)}) {
+  for (QWidget* combo :
+       {static_cast<QWidget*>(systemCombo_), static_cast<QWidget*>(integratorCombo_)}) {
     takeWheelOnlyWithFocus(combo);
   }
   connect(integratorCombo_, &QComboBox::activated, this, [this](int index) {
@@ -418,6 +419,5 @@ NumberField* ScenarioEditor::settingField(const QString& name) const {
   }
   return nullptr;
 }
-
 
 }  // namespace ricochet::app

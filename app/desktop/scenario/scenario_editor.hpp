@@ -60,7 +60,6 @@ class ScenarioEditor : public QWidget {
   /// for a system, shows the running scenario again.
   void runRefused(const RunRequest& request, const QString& message, const RunInfo* current);
 
-
   // For tests and the main window: the generated widgets.
   QComboBox* systemCombo() const { return systemCombo_; }
   QComboBox* integratorCombo() const { return integratorCombo_; }

@@ -375,7 +375,8 @@ void StudyWindow::fitColumns() {
   table_->resizeColumnsToContents();
   QHeaderView* header = table_->horizontalHeader();
   for (int c = 0; c < model_->columnCount(); ++c) {
-    table_->setColumnWidth(c, std::min(table_->columnWidth(c), std::max(220, header->sectionSizeHint(c))));
+    table_->setColumnWidth(
+        c, std::min(table_->columnWidth(c), std::max(220, header->sectionSizeHint(c))));
   }
 }
 
@@ -454,8 +455,8 @@ void StudyWindow::showResults(bool shown) {
   } else {
     hiddenReport_ = report_->toPlainText();
     report_->clear();
-    progressLabel_->setText(tr("Ready (the %1 results set aside)")
-                                .arg(QString::fromLatin1(presetName(r.preset))));
+    progressLabel_->setText(
+        tr("Ready (the %1 results set aside)").arg(QString::fromLatin1(presetName(r.preset))));
   }
   updateFigure();
 }
@@ -499,7 +500,8 @@ QString StudyWindow::exportResultsCsv(const QString& path) {
   QString error;
   if (job_->isRunning()) error = tr("the study is still running");
   else if (!r.complete) error = tr("there are no complete results to export (a cancelled or refused study writes no file)");
-  else if (!resultsShown_) error = tr("the results shown are of another study kind: run this one first");
+  else if (!resultsShown_)
+    error = tr("the results shown are of another study kind: run this one first");
   const std::string& text = r.table.text();
   exports_->runOnGuiThread([&] {
     return exportTask_->start(
