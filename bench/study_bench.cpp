@@ -10,6 +10,9 @@
 //  3. memory: the resident set while a study of 1e5 short runs (particle-floor, 20 steps each,
 //     all cores) streams its rows to a file: before, at 10 %, 50 % and 100 % of the rows, and the
 //     peak. Target: flat, < 100 MB.
+//  4. tiny runs: a study of 20,000 one-step runs (particle-floor) with --jobs 1, 2 and 16 (on a
+//     machine with fewer cores, 16 is oversubscribed). Target: more threads are never slower than
+//     one (the runner hands runs out in batches).
 
 #include "core/io/atomic_file.hpp"
 #include "core/study/runner.hpp"
@@ -107,11 +110,14 @@ Timed runLikeTheCli(const StudyPlan& plan, int jobs, const std::filesystem::path
 int main(int argc, char** argv) {
   int repeat = 3;
   std::int64_t memoryRuns = 100000;
+  int only = 0;  // 0: every case
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      only = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--memory-runs") && i + 1 < argc) memoryRuns = std::max(1000L, std::atol(argv[++i]));
     else {
-      std::printf("ricochet-study-bench [--repeat R] [--memory-runs N]\n");
+      std::printf("ricochet-study-bench [--repeat R] [--memory-runs N] [--only CASE]\n");
       return std::strcmp(argv[i], "--help") ? 2 : 0;
     }
   }
@@ -120,7 +126,7 @@ int main(int argc, char** argv) {
   std::printf("ricochet-study-bench: %u cores, best of %d\n\n", std::thread::hardware_concurrency(), repeat);
 
   // 1. Speed-up of a 200-run SE(3) sweep.
-  {
+  if (only == 0 || only == 1) {
     const StudyPlan plan = planOf(R"({"format": "ricochet-study", "version": 1, "scenario": {"system": "ellipsoid-plane"},
       "vary": [{"name": "rx0", "linspace": [0, 0.5, 200]}], "steps": 10000})");
     double best[3] = {1e300, 1e300, 1e300}, cpu[3] = {1e300, 1e300, 1e300};
@@ -140,7 +146,7 @@ int main(int argc, char** argv) {
   }
 
   // 2. Per-run overhead beyond the run's own steps.
-  {
+  if (only == 0 || only == 2) {
     const StudyPlan longRun = planOf(R"({"format": "ricochet-study", "version": 1, "scenario": {"system": "cube-plane"}, "steps": 200000})");
     double perStep = 1e300;
     for (int r = 0; r < repeat; ++r) {
@@ -162,7 +168,7 @@ int main(int argc, char** argv) {
   }
 
   // 3. Memory of a study of 1e5 short runs.
-  {
+  if (only == 0 || only == 3) {
     const long before = statusKb("VmRSS");
     const StudyPlan plan = planOf(R"({"format": "ricochet-study", "version": 1, "scenario": {"system": "particle-floor"},
       "vary": [{"name": "y0", "uniform": [1, 5], "samples": )" + std::to_string(memoryRuns) + R"(}], "seed": 1, "steps": 20})");
@@ -177,6 +183,33 @@ int main(int argc, char** argv) {
     std::printf("   RSS before %ld kB; at 10 %% %ld kB, 50 %% %ld kB, 100 %% %ld kB; peak %ld kB   [target flat, < 100 MB]\n",
                 before, at10, at50, at100, statusKb("VmHWM"));
     std::printf("   %.2f s, %.0f runs/s\n", t.seconds, static_cast<double>(t.rows) / t.seconds);
+  }
+
+  // 4. Tiny runs: the runner's own cost per run, across thread counts.
+  if (only == 0 || only == 4) {
+    const StudyPlan plan = planOf(
+        R"({"format": "ricochet-study", "version": 1, "scenario": {"system": "particle-floor"},
+      "vary": [{"name": "y0", "linspace": [1, 5, 20000]}], "steps": 1})");
+    std::printf("\n4. tiny runs: 20000 runs of one step (particle-floor), best of %d:\n", repeat);
+    double one = 0.0;
+    for (int jobs : {1, 2, 16}) {
+      double best = 1e300, cpu = 1e300;
+      for (int r = 0; r < repeat; ++r) {
+        const double c0 = cpuSeconds();
+        best = std::min(best, runLikeTheCli(plan, jobs, dir / "tiny.csv").seconds);
+        cpu = std::min(cpu, cpuSeconds() - c0);
+      }
+      if (jobs == 1) one = best;
+      std::printf(
+          "   --jobs %2d: %.3f s (%.1f us per run), %.2fx the time of --jobs 1; CPU time %.3f "
+          "s%s\n",
+          jobs, best, 1e6 * best / 20000.0, best / one, cpu,
+          jobs > static_cast<int>(std::thread::hardware_concurrency()) ? " (oversubscribed)" : "");
+    }
+    std::printf(
+        "   [target: no thread count slower than --jobs 1; the CPU time says what the threads "
+        "cost\n"
+        "    whatever else runs on the machine]\n");
   }
   std::filesystem::remove_all(dir);
   return 0;

@@ -14,8 +14,7 @@ add_dependencies(test_cli ricochet-cli)
 ricochet_add_test(NAME test_determinism SOURCES test_determinism.cpp LABELS core TIMEOUT 600)
 
 # `ricochet-cli run rigid-body --body FILE` and bad body input, against the real binary.
-ricochet_add_test(NAME test_cli_body SOURCES test_cli_body.cpp LABELS cli TIMEOUT 300)
+# With a sample of the mesh reader's fuzz cases (mesh_fuzz_cases.hpp): exit 2 and one line.
+ricochet_add_test(NAME test_cli_body SOURCES test_cli_body.cpp mesh_fuzz_cases.hpp LABELS cli
+                  TIMEOUT 300)
 add_dependencies(test_cli_body ricochet-cli)
-if(TARGET ricochet_mesh)
-  target_compile_definitions(test_cli_body PRIVATE RICOCHET_HAS_MESH_READER)
-endif()

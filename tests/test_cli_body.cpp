@@ -1,8 +1,11 @@
 // `ricochet-cli run rigid-body --body FILE` as a separate process: a mesh file becomes the body
-// (with VTK's readers built in), a scenario names its mesh relative to itself, and every bad
-// body input exits 2 with one line naming the problem.
+// (in every build: core reads meshes), a scenario names its mesh relative to itself, an open
+// mesh runs with one note on stderr, and every bad body input exits 2 with one line naming the
+// problem, a sample of the mesh reader's fuzz cases included.
 
 #include "cli_process.hpp"
+#include "core/io/mesh_reader.hpp"
+#include "mesh_fuzz_cases.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -40,22 +43,30 @@ class TestCliBody : public QObject {
     write(path("die.obj"), boxObj(0.5));
     const Result r = cli({"run", "rigid-body", "--body", path("die.obj"), "--steps", "300",
                           "--summary-json", path("summary.json")});
-#ifdef RICOCHET_HAS_MESH_READER
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(r.err, QString());  // a closed surface: nothing to note
     QFile f(path("summary.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().contains("\"impacts\""));
-#else
-    QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("built without VTK"), qPrintable(r.err));
-#endif
+  }
+
+  // An open surface runs as its hull, with one note on stderr.
+  void openMeshRunsWithANote() {
+    std::string open = boxObj(0.5);
+    open.erase(open.rfind("f 2 4 8 6\n"));  // the +x face: a hole bordered by 4 edges
+    write(path("open.obj"), open);
+    const Result r = cli({"run", "rigid-body", "--body", path("open.obj"), "--steps", "50"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describeResult(r)));
+    QCOMPARE(r.err, QStringLiteral("ricochet-cli: note: mesh '%1' is open (4 edges belong to one "
+                                   "face only); the body is its convex hull\n")
+                        .arg(path("open.obj")));
   }
 
   void scenarioNamesTheMeshRelativeToItself() {
-#ifdef RICOCHET_HAS_MESH_READER
     QDir().mkpath(path("scenes"));
     write(path("die.obj"), boxObj(0.5));
-    Result r = cli({"scenario", "rigid-body", "--body", path("die.obj"), "--out", path("scenes/die.json")});
+    Result r = cli(
+        {"scenario", "rigid-body", "--body", path("die.obj"), "--out", path("scenes/die.json")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile f(path("scenes/die.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -68,17 +79,16 @@ class TestCliBody : public QObject {
     r = cli({"run", path("scenes/die.json"), "--steps", "100"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("changed since the scenario was saved"), qPrintable(r.err));
-#else
-    QSKIP("built without VTK: no mesh files");
-#endif
   }
 
   void badBodiesExitTwo() {
     write(path("empty.stl"), "");
     write(path("flat.obj"), "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n");
-    write(path("cube.json"), R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body",
+    write(path("cube.json"),
+          R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body",
       "body": {"shape": "box", "size": [1, 1, 1]}, "world": {"box": {"size": [0.8, 4]}}})");
-    write(path("mass.json"), R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body",
+    write(path("mass.json"),
+          R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body",
       "body": {"shape": "box", "size": [1, 1, 1], "density": 0}})");
     struct Case {
       QStringList args;
@@ -90,17 +100,48 @@ class TestCliBody : public QObject {
         {{"run", path("cube.json")}, "gap 'box.-x'"},
         {{"run", path("mass.json")}, "\"body.density\" = 0 must be > 0"},
         {{"run", "rigid-body", "--set", "m=-1"}, "'m'"},
-#ifdef RICOCHET_HAS_MESH_READER
         {{"run", "rigid-body", "--body", path("empty.stl")}, "the file is empty"},
         {{"run", "rigid-body", "--body", path("flat.obj")}, "lie in one plane"},
-#endif
     };
     for (const Case& c : cases) {
       const Result r = cli(c.args);
-      QVERIFY2(r.exitCode == 2, qPrintable(c.args.join(' ') + ": exit " + QString::number(r.exitCode)));
-      QVERIFY2(r.err.contains(QString::fromUtf8(c.message)), qPrintable(c.args.join(' ') + ": " + r.err));
+      QVERIFY2(r.exitCode == 2,
+               qPrintable(c.args.join(' ') + ": exit " + QString::number(r.exitCode)));
+      QVERIFY2(r.err.contains(QString::fromUtf8(c.message)),
+               qPrintable(c.args.join(' ') + ": " + r.err));
       QCOMPARE(r.err.trimmed().count('\n'), 0);  // one line
     }
+  }
+
+  // A sample of the reader's fuzz cases, run as a user would: a refused file exits 2 with the
+  // reader's one line (the very message core gives), a file that reads runs or is refused as a
+  // body, and none crashes.
+  void malformedMeshesExitTwoWithOneLine() {
+    namespace fuzz = ricochet::testing::mesh_fuzz;
+    QDir().mkpath(path("fuzz"));
+    const std::vector<fuzz::Case> cases = fuzz::cases();
+    int refused = 0, read = 0, ran = 0;
+    for (std::size_t i = 0; i < cases.size(); i += 23) {
+      const QString file = path("fuzz") + "/" + QString::fromStdString(cases[i].name);
+      write(file, cases[i].bytes);
+      const ricochet::io::MeshReadResult expected = ricochet::io::readMesh(file.toStdString());
+      const Result r = cli({"run", "rigid-body", "--body", file, "--steps", "20"});
+      const QString what = QString::fromStdString(cases[i].name) + ": " + describeResult(r);
+      if (!expected.ok()) {
+        ++refused;
+        QVERIFY2(r.exitCode == 2, qPrintable(what));
+        QCOMPARE(r.err, "ricochet-cli: --body: " + QString::fromStdString(expected.error) + "\n");
+      } else {
+        ++read;
+        // Read: it runs (0), its hull is no solid or cuts the ground (2), or the integrator stops
+        // (3); the note and a refusal are a line each.
+        QVERIFY2(r.exitCode == 0 || r.exitCode == 2 || r.exitCode == 3, qPrintable(what));
+        ran += r.exitCode == 0;
+        QVERIFY2(r.err.count('\n') <= 2, qPrintable(what));
+      }
+    }
+    qInfo("%d refused by the reader (exit 2); %d read, of which %d ran", refused, read, ran);
+    QVERIFY(refused >= 100 && read >= 10 && ran >= 1);
   }
 
  private:

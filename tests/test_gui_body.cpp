@@ -16,7 +16,6 @@
 #include "app/desktop/scenario/scenario_files.hpp"
 #include "core/io/body_io.hpp"
 #include "core/se3/rigid_body_system.hpp"
-#include "mesh/vtk_mesh_reader.hpp"
 
 #include <QAction>
 #include <QCheckBox>
@@ -78,18 +77,19 @@ void writeAsciiStl(const QString& path, const std::vector<Vec3>& points,
   writeText(path, s + "endsolid test\n");
 }
 
-// A box of edges (1, 2, 3) with its low corner at (0.5, 0.25, 1): every coordinate is exact in
-// the 32-bit floats VTK reads. Centre (1, 1.25, 2.5); with mass m its principal moments are
-// m (b^2 + c^2)/12 ... in ascending order: 5/12, 10/12, 13/12 for m = 1.
-void writeBox(const QString& path) {
+// A box of edges (1, 2, 3) with its low corner at (0.5, 0.25, 1). Centre (1, 1.25, 2.5); with mass
+// m its principal moments are m (b^2 + c^2)/12 ... in ascending order: 5/12, 10/12, 13/12 for m
+// = 1. Without its +x face (`open`), the surface has a hole bordered by 4 edges; the body, its
+// hull, is the same box.
+void writeBox(const QString& path, bool open = false) {
   std::vector<Vec3> p;
   for (int i = 0; i < 8; ++i) {
     p.emplace_back(0.5 + (i & 1 ? 1.0 : 0.0), 0.25 + (i & 2 ? 2.0 : 0.0),
                    1.0 + (i & 4 ? 3.0 : 0.0));
   }
-  const std::vector<Triangle> t = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6},
-                                   {0, 1, 4}, {1, 5, 4}, {2, 6, 3}, {3, 6, 7},
-                                   {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+  std::vector<Triangle> t = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                             {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+  if (open) t.resize(10);
   writeAsciiStl(path, p, t);
 }
 
@@ -168,11 +168,11 @@ class TestGuiBody : public QObject {
  private slots:
   void initTestCase() {
     if (!ricochet::findSystem("rigid-body")) QSKIP("rigid-body missing");
-    ricochet::mesh::installVtkMeshReader();
     // Qt's own dialog, whatever the desktop: the test types into it.
     QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, true);
     QVERIFY(dir_.isValid());
     writeBox(dir_.filePath(QStringLiteral("box.stl")));
+    writeBox(dir_.filePath(QStringLiteral("open-box.stl")), true);
     writeTetrahedron(dir_.filePath(QStringLiteral("tetra.stl")));
   }
   void init() { QSettings().clear(); }
@@ -255,6 +255,15 @@ class TestGuiBody : public QObject {
     QVERIFY(drop(w.get(), dir_.filePath(QStringLiteral("box.stl"))));
     QVERIFY(waitForMeshRun(*w, QStringLiteral("box.stl")));
     checkShown(body, 1.0, Vec3(1.0, 1.25, 2.5), Vec3(5.0 / 12.0, 10.0 / 12.0, 13.0 / 12.0));
+    QCOMPARE(body->summaryLabel()->text(), QStringLiteral("mesh 'box.stl', 8 vertices"));
+    // An open surface is accepted as its hull (the same box), and the summary says it is open.
+    QVERIFY(drop(body, dir_.filePath(QStringLiteral("open-box.stl"))));
+    QVERIFY(waitForMeshRun(*w, QStringLiteral("open-box.stl")));
+    checkShown(body, 1.0, Vec3(1.0, 1.25, 2.5), Vec3(5.0 / 12.0, 10.0 / 12.0, 13.0 / 12.0));
+    QCOMPARE(
+        body->summaryLabel()->text(),
+        QStringLiteral("mesh 'open-box.stl', 8 vertices; open (4 edges belong to one face only)"));
+    QVERIFY(!body->hasError());
     // A file that is not a mesh is not taken.
     writeText(dir_.filePath(QStringLiteral("notes.txt")), "hello");
     QVERIFY(!drop(body, dir_.filePath(QStringLiteral("notes.txt"))));

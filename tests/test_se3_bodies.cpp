@@ -438,8 +438,9 @@ class TestSe3Bodies : public QObject {
     expect(R"({"shape": "sphere"})", "", "is not a shape");
     expect(R"({"shape": "union", "parts": []})", "", "non-empty array");
     expect(R"({"shape": "box", "size": [1, 1, 1], "colour": 1})", "", "unknown key \"body.colour\"");
-    // A mesh without a reader (core alone): says so, primitives keep working.
-    expect(R"({"shape": "mesh", "file": "die.stl"})", "", "built without VTK");
+    // A mesh file that is not there (core reads meshes itself: test_io_mesh_reader).
+    expect(R"({"shape": "mesh", "file": "no-such-die.stl"})", "",
+           "\"body.file\": mesh 'no-such-die.stl': no such file");
     // The world: a zero normal, and a box too small for the body (the initial pose cuts a wall).
     expect(R"({"shape": "box", "size": [1, 1, 1]})", R"({"walls": [{"point": [0,0,0], "normal": [0,0,0]}]})",
            "non-zero normal");

@@ -161,6 +161,56 @@ class TestStudyCli : public QObject {
     QVERIFY(!QFileInfo::exists(file("bad.csv")));
   }
 
+  // `study merge` checks what it merges (it used to accept a truncated row and exit 0, and to read
+  // /dev/zero until memory ran out): each shard file says whose shard it is; rows are checked
+  // field by field; only regular files are read.
+  void mergeChecksWhatItMerges() {
+    for (int k = 1; k <= 2; ++k) {
+      const Result r =
+          cli({"study", file("study.json"), "--out", file(QStringLiteral("half%1.csv").arg(k)),
+               "--shard", QStringLiteral("%1/2").arg(k), "--quiet"});
+      QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+    const QByteArray half2 = readAll(file("half2.csv"));
+    QVERIFY2(half2.startsWith("# ricochet-study shard 2/2 of 24 runs, study "),
+             half2.left(80).constData());
+    QCOMPARE(
+        cli({"study", "merge", "--out", file("whole.csv"), file("half1.csv"), file("half2.csv")})
+            .exitCode,
+        0);
+    QCOMPARE(cli({"study", file("study.json"), "--out", file("direct.csv"), "--quiet"}).exitCode,
+             0);
+    QCOMPARE(readAll(file("whole.csv")), readAll(file("direct.csv")));  // no shard line in it
+
+    // The last row of shard 2 cut in the middle, as an interrupted copy leaves it.
+    writeText(file("cut.csv"), QString::fromUtf8(half2.left(half2.size() - 40)));
+    expectBadInput({"study", "merge", "--out", file("bad.csv"), file("half1.csv"), file("cut.csv")},
+                   "cut.csv: line 14 does not end with a line break: the file was cut short");
+    QByteArray cutRow = half2.left(half2.size() - 1);
+    cutRow = cutRow.left(cutRow.lastIndexOf(',', cutRow.lastIndexOf(',') - 1)) +
+             "\n";  // two fields fewer
+    writeText(file("short.csv"), QString::fromUtf8(cutRow));
+    expectBadInput(
+        {"study", "merge", "--out", file("bad.csv"), file("half1.csv"), file("short.csv")},
+        "short.csv: line 14 has ");
+    expectBadInput(
+        {"study", "merge", "--out", file("bad.csv"), file("half1.csv"), "/dev/zero"},
+        "/dev/zero: is a character device, not a results file (shards are regular files)");
+    // A shard of another study with the same columns.
+    writeText(file("other.json"), QString(kStudy).replace("\"seed\": 1", "\"seed\": 2"));
+    QCOMPARE(
+        cli({"study", file("other.json"), "--out", file("other2.csv"), "--shard", "2/2", "--quiet"})
+            .exitCode,
+        0);
+    expectBadInput(
+        {"study", "merge", "--out", file("bad.csv"), file("half1.csv"), file("other2.csv")},
+        "other2.csv: a shard of another study than ");
+    expectBadInput({"study", "merge", "--out", file("bad.csv"), "--study", file("other.json"),
+                    file("half1.csv"), file("half2.csv")},
+                   "half1.csv: a shard of another study (study ");
+    QVERIFY(!QFileInfo::exists(file("bad.csv")));
+  }
+
   void hostileStudyFilesExitTwoNamingTheKey_data() {
     QTest::addColumn<QString>("body");
     QTest::addColumn<QString>("needle");

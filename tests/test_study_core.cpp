@@ -19,6 +19,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>  // mkfifo
+
 using namespace ricochet;
 using namespace ricochet::study;
 
@@ -254,9 +256,11 @@ class TestStudyCore : public QObject {
     std::vector<std::filesystem::path> shards;
     for (int k = 0; k < 4; ++k) {
       shards.push_back(numbered("shard", k));
-      QVERIFY(io::writeFileAtomically(shards.back(), resultsOf(p, 2, k, 4)).empty());
+      QVERIFY(io::writeFileAtomically(shards.back(), shardLine(p, k, 4) + resultsOf(p, 2, k, 4))
+                  .empty());
     }
-    QVERIFY(mergeShards({shards[2], shards[0], shards[3], shards[1]}, dir() / "merged.csv", p.runs).empty());
+    QVERIFY(mergeShards({shards[2], shards[0], shards[3], shards[1]}, dir() / "merged.csv", &p)
+                .empty());
     QCOMPARE(readAll(dir() / "merged.csv"), one);
     // Shards interleave: shard 1 of 4 holds runs 1, 5, 9, 13, 17.
     QCOMPARE(shardSize(18, 1, 4), std::int64_t(5));
@@ -269,23 +273,165 @@ class TestStudyCore : public QObject {
     std::vector<std::filesystem::path> shards;
     for (int k = 0; k < 3; ++k) {
       shards.push_back(numbered("m", k));
-      QVERIFY(io::writeFileAtomically(shards.back(), resultsOf(p, 1, k, 3)).empty());
+      QVERIFY(io::writeFileAtomically(shards.back(), shardLine(p, k, 3) + resultsOf(p, 1, k, 3))
+                  .empty());
     }
     const auto out = dir() / "never.csv";
     const auto contains = [](const std::string& e, const char* needle) {
       return e.find(needle) != std::string::npos;
     };
     std::string e = mergeShards({shards[0], shards[2]}, out);
-    QVERIFY2(contains(e, "run 1 is in none of the shards"), e.c_str());
+    QVERIFY2(contains(e, "run 1 is in none of the shards (the next is run 2 in ") &&
+                 contains(e, "(shard 2/3 is missing)"),
+             e.c_str());
     e = mergeShards({shards[0], shards[1], shards[2], shards[1]}, out);
-    QVERIFY2(contains(e, "is in two shards"), e.c_str());
-    e = mergeShards({shards[0], shards[1], shards[2]}, out, 19);
-    QVERIFY2(contains(e, "the study has 19 runs: run 18 is in none of them"), e.c_str());
+    QVERIFY2(contains(e, ": shard 2/3 is given twice (also "), e.c_str());
+    // A shard that lost its last rows at a line end is found from the shard line alone (the study
+    // has 18 runs; no --study needed).
+    const auto cut = dir() / "cut.csv";
+    std::string text = readAll(shards[2]);
+    text.erase(text.rfind('\n', text.size() - 2) + 1);
+    QVERIFY(io::writeFileAtomically(cut, text).empty());
+    e = mergeShards({shards[0], shards[1], cut}, out);
+    QVERIFY2(
+        contains(
+            e, "the shards hold runs 0 to 16 but the study has 18 runs: run 17 is in none of them"),
+        e.c_str());
+    // Shards of another study: its fingerprint differs, whatever the header says.
     const auto other = dir() / "other.csv";
     const StudyPlan q = plan(R"({"format": "ricochet-study", "version": 1, "scenario": {"system": "particle-floor"}, "steps": 3})");
-    QVERIFY(io::writeFileAtomically(other, resultsOf(q, 1)).empty());
+    QVERIFY(io::writeFileAtomically(other, shardLine(q, 1, 3) + resultsOf(q, 1, 1, 3)).empty());
     e = mergeShards({shards[0], other}, out);
-    QVERIFY2(contains(e, "header differs"), e.c_str());
+    QVERIFY2(contains(e, "other.csv: a shard of another study than ") &&
+                 contains(e, studyFingerprint(q).c_str()),
+             e.c_str());
+    e = mergeShards({other}, out, &p);
+    const std::string another = "other.csv: a shard of another study (study " +
+                                studyFingerprint(q) + "; the study given has " +
+                                studyFingerprint(p) + ")";
+    QVERIFY2(contains(e, another.c_str()), e.c_str());
+    // A split into another number of shards.
+    const auto half = dir() / "half.csv";
+    QVERIFY(io::writeFileAtomically(half, shardLine(p, 1, 2) + resultsOf(p, 1, 1, 2)).empty());
+    e = mergeShards({shards[0], half}, out);
+    QVERIFY2(
+        contains(e, "half.csv: shard 2/2 of a split into 2, ") && contains(e, " of one into 3"),
+        e.c_str());
+    // A whole study's file is no shard.
+    const auto whole = dir() / "whole.csv";
+    QVERIFY(io::writeFileAtomically(whole, resultsOf(p, 1)).empty());
+    e = mergeShards({whole}, out);
+    QVERIFY2(
+        contains(
+            e, "whole.csv: not a shard of a study: its first line is not '# ricochet-study shard"),
+        e.c_str());
+    QVERIFY(!std::filesystem::exists(out));
+  }
+
+  // The fingerprint is that of the study, not of its file: the same study written another way
+  // (key order, spacing, its scenario inline or not) has the same one; another study has another.
+  void theFingerprintIsTheStudys() {
+    const StudyPlan p = plan(kCubeStudy);
+    const std::string f = studyFingerprint(p);
+    QCOMPARE(f.size(), std::size_t(16));
+    const StudyPlan again = plan(json::write(studyToJson(p.study), 2));
+    QCOMPARE(studyFingerprint(again), f);
+    Study changed = p.study;
+    changed.seed += 1;
+    QVERIFY(studyFingerprint(*planStudy(changed).plan) != f);
+    QCOMPARE(shardLine(p, 1, 3), "# ricochet-study shard 2/3 of 18 runs, study " + f + "\n");
+  }
+
+  // Every row of every shard is checked: its field count, each field's kind, the line length; a
+  // shard must be a regular file. Each refusal names the file, the line and the column, and no
+  // merged file appears.
+  void mergeChecksEveryRow_data() {
+    QTest::addColumn<QString>("edit");     // what is done to shard 2 of 3
+    QTest::addColumn<QString>("message");  // in the refusal
+    QTest::newRow("truncated row") << "cut"
+                                   << "m1.csv: line 4 has ";
+    QTest::newRow("no final newline")
+        << "nonl"
+        << "m1.csv: line 8 does not end with a line break: the file was cut short";
+    QTest::newRow("letters for a number")
+        << "letters"
+        << "m1.csv: line 3, column 'impacts': 'many' is not a whole number >= 0";
+    QTest::newRow("bad axis value") << "axis"
+                                    << "m1.csv: line 3, column 'z0': 'x' is not a number";
+    QTest::newRow("bad final column")
+        << "final"
+        << "m1.csv: line 3, column 'final.energy': '1.2.3' is not a number";
+    QTest::newRow("bad status") << "status"
+                                << "m1.csv: line 3, column 'status': 'OK!' is not a status word";
+    QTest::newRow("quote out of place") << "quote"
+                                        << "m1.csv: line 3: a quote is out of place";
+    QTest::newRow("run of another shard") << "foreign"
+                                          << "m1.csv: line 3: run 2 is not one of shard 2/3's runs";
+    QTest::newRow("a line of 5 MB") << "long"
+                                    << "m1.csv: line 3 is longer than 4194304 bytes";
+  }
+
+  void mergeChecksEveryRow() {
+    QFETCH(QString, edit);
+    QFETCH(QString, message);
+    const StudyPlan p = plan(kCubeStudy);
+    std::vector<std::filesystem::path> shards;
+    std::vector<std::string> text;
+    for (int k = 0; k < 3; ++k) {
+      shards.push_back(numbered("m", k));
+      text.push_back(shardLine(p, k, 3) + resultsOf(p, 1, k, 3));
+    }
+    // Shard 2 of 3 (runs 1, 4, 7, ...): its lines are the shard line, the header, then rows.
+    std::vector<std::string> lines;
+    for (std::size_t at = 0, next; (next = text[1].find('\n', at)) != std::string::npos;
+         at = next + 1) {
+      lines.push_back(text[1].substr(at, next - at));
+    }
+    QCOMPARE(lines.size(), std::size_t(8));
+    const auto replaceField = [&](std::string& line, std::size_t index, const std::string& with) {
+      std::size_t start = 0;
+      for (std::size_t i = 0; i < index; ++i) start = line.find(',', start) + 1;
+      line.replace(start, line.find(',', start) - start, with);
+    };
+    bool finalNewline = true;
+    if (edit == "cut") lines[3] = lines[3].substr(0, lines[3].size() / 2);
+    if (edit == "nonl") finalNewline = false;
+    if (edit == "letters") replaceField(lines[2], 5, "many");
+    if (edit == "axis") replaceField(lines[2], 3, "x");
+    if (edit == "final") replaceField(lines[2], 12, "1.2.3");
+    if (edit == "status") replaceField(lines[2], 1, "OK!");
+    if (edit == "quote") replaceField(lines[2], 2, "0.\"01");
+    if (edit == "foreign") replaceField(lines[2], 0, "2");
+    if (edit == "long") lines[2] += std::string(std::size_t(5) << 20, '7');
+    text[1].clear();
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      text[1] += lines[i] + (i + 1 < lines.size() || finalNewline ? "\n" : "");
+    for (int k = 0; k < 3; ++k)
+      QVERIFY(io::writeFileAtomically(shards[std::size_t(k)], text[std::size_t(k)]).empty());
+    const auto out = dir() / "never.csv";
+    const std::string e = mergeShards(shards, out, &p);
+    QVERIFY2(e.find(message.toStdString()) != std::string::npos, e.c_str());
+    if (edit == "cut") QVERIFY2(e.ends_with("(a row cut short?)"), e.c_str());
+    QVERIFY(!std::filesystem::exists(out));
+  }
+
+  // A shard is a regular file: /dev/zero (no line ends, ever) and a FIFO (no writer) are refused
+  // at once instead of read until memory runs out or forever.
+  void mergeReadsRegularFilesOnly() {
+    const StudyPlan p = plan(kCubeStudy);
+    const auto shard = dir() / "s0.csv";
+    QVERIFY(io::writeFileAtomically(shard, shardLine(p, 0, 2) + resultsOf(p, 1, 0, 2)).empty());
+    const auto out = dir() / "never.csv";
+    std::string e = mergeShards({shard, "/dev/zero"}, out);
+    QCOMPARE(
+        e, std::string(
+               "/dev/zero: is a character device, not a results file (shards are regular files)"));
+    const auto fifo = dir() / "fifo.csv";
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    e = mergeShards({shard, fifo}, out);
+    QCOMPARE(e, fifo.string() + ": is a FIFO, not a results file (shards are regular files)");
+    e = mergeShards({shard, dir()}, out);
+    QVERIFY2(e.find("is a directory, not a results file") != std::string::npos, e.c_str());
     QVERIFY(!std::filesystem::exists(out));
   }
 

@@ -1,21 +1,13 @@
 #include "app/cli/body_option.hpp"
 
 #include "core/io/body_io.hpp"
+#include "core/io/mesh_reader.hpp"
 #include "core/model/registry.hpp"
 
-#ifdef RICOCHET_HAS_MESH_READER
-#include "mesh/vtk_mesh_reader.hpp"
-#endif
-
+#include <cstdio>
 #include <memory>
 
 namespace ricochet::cli {
-
-void installMeshReader() {
-#ifdef RICOCHET_HAS_MESH_READER
-  mesh::installVtkMeshReader();
-#endif
-}
 
 std::string applyBodyOption(const ParsedArgs& args, Scenario& scenario) {
   const auto file = args.value("--body");
@@ -29,6 +21,12 @@ std::string applyBodyOption(const ParsedArgs& args, Scenario& scenario) {
   if (std::string e = io::meshBody(*file, body->body); !e.empty()) return "--body: " + e;
   scenario.body = std::move(body);
   return {};
+}
+
+void printMeshNotes(const Scenario& scenario) {
+  if (!scenario.body) return;
+  const std::string notes = io::meshNotes(scenario.body->body);
+  if (!notes.empty()) std::fprintf(stderr, "ricochet-cli: note: %s\n", notes.c_str());
 }
 
 }  // namespace ricochet::cli

@@ -1,6 +1,5 @@
 #pragma once
-// `--body FILE` (run, scenario): the rigid-body's body from a mesh file, and the mesh
-// reader ricochet-cli installs when it is built with VTK (mesh/).
+// `--body FILE` (run, scenario): the rigid-body's body from a mesh file (core/io/mesh_reader.hpp).
 
 #include "app/cli/cli_args.hpp"
 #include "core/model/system.hpp"
@@ -9,11 +8,13 @@
 
 namespace ricochet::cli {
 
-/// Installs VTK's mesh readers (a no-op in a build without VTK, where mesh bodies are refused).
-void installMeshReader();
-
 /// Applies `--body FILE` to `scenario`: its body becomes the mesh in FILE (STL, OBJ, PLY), its
 /// world stays. Empty on success (or without the option), else the bad-input message.
 std::string applyBodyOption(const ParsedArgs& args, Scenario& scenario);
+
+/// What the mesh reader noticed in the scenario's body (an open or non-manifold surface, a point
+/// cloud), as one line on stderr ("ricochet-cli: note: mesh 'cup.stl' is open ..."); nothing
+/// when there is nothing to say.
+void printMeshNotes(const Scenario& scenario);
 
 }  // namespace ricochet::cli

@@ -2,6 +2,7 @@
 // command each. Each prints its table on stdout and, with --out, writes its CSV atomically.
 
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/interrupt.hpp"
 #include "app/cli/study_support.hpp"
 
 #include "core/io/atomic_file.hpp"
@@ -109,13 +110,12 @@ int convergenceCommand(const std::vector<std::string>& args) {
   if (std::string e = parseStudyRunSettings(a, settings); !e.empty()) return badInput(e);
   io::AtomicFile out;
   if (std::string e = openOut(a, out); !e.empty()) return badInput(e);
-  CancelOnSignal signals;
-  const study::ConvergenceResult r =
-      study::runConvergence(spec, settings.jobs, signals.flag(), settings.runnerOptions().onProgress);
+  const study::ConvergenceResult r = study::runConvergence(spec, settings.jobs, interruptFlag(),
+                                                           settings.runnerOptions().onProgress);
   if (!r.error.empty()) return badInput(r.error);
-  if (r.cancelled) return signals.interrupted("convergence");
+  if (r.cancelled) return interruptedExit("convergence stopped; no file written");
   if (std::string e = commitOut(out, study::convergenceCsv(r)); !e.empty()) return badInput(e);
-  print(study::convergenceReport(r));
+  printReport(a, {"--out"}, study::convergenceReport(r));
   return kExitOk;
 }
 
@@ -147,12 +147,11 @@ int sensitivityCommand(const std::vector<std::string>& args) {
   if (std::string e = parseStudyRunSettings(a, settings); !e.empty()) return badInput(e);
   io::AtomicFile out;
   if (std::string e = openOut(a, out); !e.empty()) return badInput(e);
-  CancelOnSignal signals;
-  const study::SensitivityResult r = study::runSensitivity(spec, settings.jobs, signals.flag());
+  const study::SensitivityResult r = study::runSensitivity(spec, settings.jobs, interruptFlag());
   if (!r.error.empty()) return badInput(r.error);
-  if (r.cancelled) return signals.interrupted("sensitivity");
+  if (r.cancelled) return interruptedExit("sensitivity stopped; no file written");
   if (std::string e = commitOut(out, study::sensitivityCsv(r)); !e.empty()) return badInput(e);
-  print(study::sensitivityReport(r));
+  printReport(a, {"--out"}, study::sensitivityReport(r));
   return kExitOk;
 }
 
@@ -195,13 +194,12 @@ int compareCommand(const std::vector<std::string>& args) {
   if (std::string e = parseStudyRunSettings(a, settings); !e.empty()) return badInput(e);
   io::AtomicFile out;
   if (std::string e = openOut(a, out); !e.empty()) return badInput(e);
-  CancelOnSignal signals;
   const study::CompareResult r =
-      study::runCompare(spec, settings.jobs, signals.flag(), settings.runnerOptions().onProgress);
+      study::runCompare(spec, settings.jobs, interruptFlag(), settings.runnerOptions().onProgress);
   if (!r.error.empty()) return badInput(r.error);
-  if (r.cancelled) return signals.interrupted("compare");
+  if (r.cancelled) return interruptedExit("compare stopped; no file written");
   if (std::string e = commitOut(out, study::compareCsv(r)); !e.empty()) return badInput(e);
-  print(study::compareReport(r));
+  printReport(a, {"--out"}, study::compareReport(r));
   return kExitOk;
 }
 

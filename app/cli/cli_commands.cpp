@@ -2,6 +2,7 @@
 
 #include "app/cli/body_option.hpp"
 #include "app/cli/cli_args.hpp"
+#include "app/cli/interrupt.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/describe.hpp"
 #include "core/io/json.hpp"
@@ -11,7 +12,6 @@
 #include "io/hdf5/run_file_writer.hpp"
 
 #include <algorithm>
-#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -25,6 +25,17 @@ int badInput(const std::string& message) {
 }
 
 void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+void printReport(const ParsedArgs& a, std::initializer_list<const char*> outputOptions,
+                 const std::string& text) {
+  bool toStderr = false;
+  for (const char* option : outputOptions) {
+    if (const auto path = a.value(option); path && io::isStandardOutput(*path)) toStderr = true;
+  }
+  std::FILE* to = toStderr ? stderr : stdout;
+  std::fwrite(text.data(), 1, text.size(), to);
+  std::fflush(to);
+}
 
 namespace {
 
@@ -90,9 +101,6 @@ std::string describeText(const SystemInfo& info) {
          formatNumber(info.defaultTEnd) + " s, tolerance = " + formatNumber(info.defaultTolerance) + "\n";
   return out;
 }
-
-volatile std::sig_atomic_t gInterrupted = 0;
-extern "C" void onInterrupt(int) { gInterrupted = 1; }
 
 }  // namespace
 
@@ -208,16 +216,17 @@ int runCommand(const std::vector<std::string>& args) {
   if (auto v = a.value("--csv")) options.traceCsv = *v;
   if (auto v = a.value("--impacts-csv")) options.impactsCsv = *v;
   if (std::string e = io::checkRunOptions(options); !e.empty()) return badInput(e);
-  {  // Two outputs renamed onto one path would silently keep only the last one.
+  {  // Two outputs renamed onto one path (or mixed on stdout) would keep only one of them whole.
     std::vector<std::pair<const char*, std::filesystem::path>> outputs;
     for (const char* o : {"--csv", "--impacts-csv", "--summary-json", "--h5", "--pvd"}) {
-      if (auto v = a.value(o)) outputs.emplace_back(o, std::filesystem::path(*v).lexically_normal());
+      if (auto v = a.value(o)) outputs.emplace_back(o, std::filesystem::path(*v));
     }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       for (std::size_t j = i + 1; j < outputs.size(); ++j) {
-        if (outputs[i].second == outputs[j].second) {
-          return badInput(std::string(outputs[i].first) + " and " + outputs[j].first + " name the same file '" +
-                          outputs[i].second.string() + "'");
+        if (io::sameOutput(outputs[i].second, outputs[j].second)) {
+          return badInput(std::string(outputs[i].first) + " and " + outputs[j].first +
+                          " name the same file '" + outputs[i].second.lexically_normal().string() +
+                          "'");
         }
       }
     }
@@ -232,6 +241,7 @@ int runCommand(const std::vector<std::string>& args) {
   }
   CreateResult created = createSimulation(scenario);
   if (!created.simulation) return badInput(created.error);
+  printMeshNotes(scenario);
 
   // The summary file, the HDF5 file and the ParaView series are opened before the run, so an
   // unwritable path fails in a second, not after an hour of integration. They are written from the
@@ -255,25 +265,24 @@ int runCommand(const std::vector<std::string>& args) {
     options.sinks.push_back(series.get());
   }
 
-  // Ctrl-C cancels cleanly: the driver removes its temporary files.
-  std::signal(SIGINT, onInterrupt);
-  options.progress = [](std::int64_t, std::int64_t) { return gInterrupted == 0; };
-  options.progressInterval = 4096;
+  // SIGINT and SIGTERM stop the run between steps; the driver removes its temporary files (a
+  // --pvd series' folder included). A few hundred steps keep the answer prompt when every step
+  // writes a frame.
+  options.progress = [](std::int64_t, std::int64_t) { return !interrupted(); };
+  options.progressInterval = 256;
 
   const io::RunSummary summary = io::runSimulation(*created.simulation, scenario, options);
-  std::signal(SIGINT, SIG_DFL);
 
   if (summary.outcome == io::RunOutcome::Cancelled) {
     summaryFile.discard();
-    std::fprintf(stderr, "ricochet-cli: interrupted: %s; no file written\n", summary.message.c_str());
-    return kExitInterrupted;
+    return interruptedExit(summary.message + "; no file written");
   }
   if (summary.outcome == io::RunOutcome::OutputError || summary.outcome == io::RunOutcome::InvalidOptions) {
     summaryFile.discard();
     return badInput(summary.message);
   }
-  print(io::summaryLine(summary) + "\n");
-  std::fflush(stdout);
+  printReport(a, {"--csv", "--impacts-csv", "--summary-json", "--h5"},
+              io::summaryLine(summary) + "\n");
   if (summaryPath) {
     std::string e = summaryFile.write(json::write(io::summaryToJson(summary), 2));
     if (e.empty()) e = summaryFile.commit();

@@ -8,6 +8,7 @@
 #include "core/model/system.hpp"
 
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,11 @@ namespace ricochet::cli {
 int badInput(const std::string& message);
 /// Writes `text` to stdout as is.
 void print(const std::string& text);
+/// A command's own report (its summary line, its table): on stdout, or on stderr when one of the
+/// outputs named by `outputOptions` (e.g. "--csv") goes to stdout (`--csv -`, `--csv /dev/stdout`),
+/// so that the data on stdout stays clean.
+void printReport(const ParsedArgs& a, std::initializer_list<const char*> outputOptions,
+                 const std::string& text);
 
 /// The scenario named by the one positional argument of `command` (a system id: the paper's
 /// defaults; or a SCENARIO.json file), with --set NAME=VALUE, --h, --integrator, --tolerance and --t-end

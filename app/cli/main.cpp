@@ -4,9 +4,9 @@
 // command means one more row and one function. `video` needs the render layer: without it
 // (RICOCHET_BUILD_GUI=OFF) video_unavailable.cpp answers instead.
 
-#include "app/cli/body_option.hpp"
 #include "app/cli/cli_args.hpp"
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/interrupt.hpp"
 
 #include <cstdio>
 #include <string>
@@ -97,10 +97,16 @@ void printUsage(std::FILE* to) {
       "Usage:\n";
   for (const Command& c : kCommands) text += c.usage;
   text +=
-      "\nExit codes: 0 success; 2 bad input (one line on stderr naming the value); 3 the integrator\n"
+      "\nExit codes: 0 success; 2 bad input (one line on stderr naming the value); 3 the "
+      "integrator\n"
       "failed (step and time on stderr; the CSV files hold everything up to the failure; a video\n"
       "keeps the frames before it); 4 a video's encoder or disk failed (no file written);\n"
-      "130 interrupted by SIGINT, 143 (video) by SIGTERM (no output file written).\n";
+      "130 interrupted by SIGINT, 143 by SIGTERM (no output file written; what already went to a "
+      "pipe\n"
+      "or a device stays there). An output FILE may be '-' (stdout), a FIFO or a device: written "
+      "directly,\n"
+      "and the command's own summary goes to stderr; a symbolic link is written through to its "
+      "file.\n";
   std::fputs(text.c_str(), to);
 }
 
@@ -119,7 +125,7 @@ int main(int argc, char** argv) {
   }
   const std::string name = args.front();
   args.erase(args.begin());
-  installMeshReader();
+  installInterruptHandlers();
   if (name == "--help" || name == "-h") return helpCommand(args);
   for (const Command& c : kCommands) {
     if (name == c.name) return c.run(args);

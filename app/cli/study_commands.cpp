@@ -2,6 +2,7 @@
 // CSV; `study merge` joins the shards' files. The study itself lives in core/study.
 
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/interrupt.hpp"
 #include "app/cli/study_support.hpp"
 
 #include "core/io/atomic_file.hpp"
@@ -35,18 +36,21 @@ int mergeCommand(const std::vector<std::string>& args) {
   if (a.positionals.empty()) return badInput("'study merge' needs the shards' results files");
   std::vector<std::filesystem::path> shards;
   for (const std::string& p : a.positionals) {
-    if (std::filesystem::path(p).lexically_normal() == std::filesystem::path(*out).lexically_normal()) {
+    if (io::sameOutput(p, *out)) {
       return badInput("--out '" + *out + "' is also one of the shards");
     }
     shards.emplace_back(p);
   }
-  std::int64_t expected = -1;
+  study::PlanResult planned;
   if (const auto studyPath = a.value("--study")) {
-    study::PlanResult planned = study::loadPlan(*studyPath);
+    planned = study::loadPlan(*studyPath);
     if (!planned.ok()) return badInput(planned.error);
-    expected = planned.plan->runs;
   }
-  if (std::string e = study::mergeShards(shards, *out, expected); !e.empty()) return badInput(e);
+  const study::StudyPlan* plan = planned.ok() ? &*planned.plan : nullptr;
+  if (std::string e = study::mergeShards(shards, *out, plan, interruptFlag()); !e.empty()) {
+    if (interrupted()) return interruptedExit(e + "; no file written");
+    return badInput(e);
+  }
   return kExitOk;
 }
 
@@ -72,8 +76,7 @@ int studyCommand(const std::vector<std::string>& args) {
   if (!out) return badInput("'study' needs --out RESULTS.csv");
   StudyRunSettings settings;
   if (std::string e = parseStudyRunSettings(a, settings); !e.empty()) return badInput(e);
-  if (const auto summary = a.value("--summary-json");
-      summary && std::filesystem::path(*summary).lexically_normal() == std::filesystem::path(*out).lexically_normal()) {
+  if (const auto summary = a.value("--summary-json"); summary && io::sameOutput(*summary, *out)) {
     return badInput("--out and --summary-json name the same file '" + *out + "'");
   }
 
@@ -82,14 +85,18 @@ int studyCommand(const std::vector<std::string>& args) {
   const study::StudyPlan& plan = *planned.plan;
   StudyOutput output;
   if (std::string e = output.open(*out, a.value("--summary-json")); !e.empty()) return badInput(e);
-  CancelOnSignal signals;
-  if (std::string e = study::checkRuns(plan, settings.jobs, signals.flag()); !e.empty()) return badInput(e);
-  if (signals.flag()->load()) return signals.interrupted("before any run");
+  if (std::string e = study::checkRuns(plan, settings.jobs, interruptFlag()); !e.empty())
+    return badInput(e);
+  if (interruptFlag()->load()) return interruptedExit("before any run; no file written");
 
-  std::string buffer = study::resultsHeader(plan);
+  // A shard's file says whose shard it is (study merge checks it); a whole study's does not.
+  std::string buffer = a.has("--shard")
+                           ? study::shardLine(plan, settings.shardIndex, settings.shardCount)
+                           : std::string();
+  buffer += study::resultsHeader(plan);
   std::string ioError;
   study::RunnerOptions options = settings.runnerOptions();
-  options.cancel = signals.flag();
+  options.cancel = interruptFlag();
   options.onRow = [&](const study::RunResult& row) {
     study::appendResultRow(buffer, plan, row);
     if (buffer.size() >= (std::size_t(1) << 20) && ioError.empty()) {
@@ -98,14 +105,16 @@ int studyCommand(const std::vector<std::string>& args) {
     }
   };
   const study::RunnerOutcome outcome = study::runStudy(plan, options);
-  if (outcome.cancelled) return signals.interrupted(std::to_string(outcome.rows) + " of the runs done");
+  if (outcome.cancelled)
+    return interruptedExit(std::to_string(outcome.rows) + " of the runs done; no file written");
   if (ioError.empty()) ioError = output.results.write(buffer);
   if (ioError.empty()) ioError = output.results.commit();
   if (!ioError.empty()) return badInput(ioError);
 
   json::Value summary = studySummaryJson(a.positionals.front(), plan, settings, outcome);
   if (std::string e = output.commitSummary(summary); !e.empty()) return badInput(e);
-  print(studySummaryLine(plan, settings, outcome, *out) + "\n");
+  printReport(a, {"--out", "--summary-json"},
+              studySummaryLine(plan, settings, outcome, *out) + "\n");
   return kExitOk;
 }
 

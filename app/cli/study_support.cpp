@@ -4,21 +4,11 @@
 #include "core/model/parameter.hpp"
 
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 
 namespace ricochet::cli {
 
 namespace {
-
-std::atomic<bool> gCancel{false};
-volatile std::sig_atomic_t gSignal = 0;
-static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
-
-extern "C" void onStudySignal(int signal) {
-  gSignal = signal;
-  gCancel.store(true);
-}
 
 std::string duration(double seconds) {
   char buf[64];
@@ -64,25 +54,6 @@ std::string parseStudyRunSettings(const ParsedArgs& a, StudyRunSettings& s) {
   }
   s.quiet = a.has("--quiet");
   return {};
-}
-
-CancelOnSignal::CancelOnSignal() {
-  gCancel.store(false);
-  gSignal = 0;
-  std::signal(SIGINT, onStudySignal);
-  std::signal(SIGTERM, onStudySignal);
-}
-
-CancelOnSignal::~CancelOnSignal() {
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-}
-
-const std::atomic<bool>* CancelOnSignal::flag() const { return &gCancel; }
-
-int CancelOnSignal::interrupted(const std::string& when) const {
-  std::fprintf(stderr, "ricochet-cli: interrupted (%s); no file written\n", when.c_str());
-  return gSignal == SIGTERM ? 143 : kExitInterrupted;
 }
 
 std::string StudyOutput::open(const std::string& resultsPath, const std::optional<std::string>& summaryPath) {

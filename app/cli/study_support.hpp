@@ -1,14 +1,13 @@
 #pragma once
 // What the study commands of ricochet-cli share: --jobs / --shard / --quiet, progress lines on
-// stderr, Ctrl-C (and a scheduler's SIGTERM) that leaves no file behind, the output files and
-// the summary JSON.
+// stderr, the output files and the summary JSON. Ctrl-C and a scheduler's SIGTERM set the flag of
+// interrupt.hpp, which the runner polls; the commands then leave no file behind.
 
 #include "app/cli/cli_args.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/json.hpp"
 #include "core/study/runner.hpp"
 
-#include <atomic>
 #include <optional>
 #include <string>
 
@@ -25,18 +24,6 @@ struct StudyRunSettings {
 /// Reads --jobs N, --shard K/N (when the command has them) and --quiet. Empty on success, else
 /// the one-line message naming the value.
 std::string parseStudyRunSettings(const ParsedArgs& a, StudyRunSettings& settings);
-
-/// SIGINT and SIGTERM set a flag that the runner polls, for as long as this object lives.
-class CancelOnSignal {
- public:
-  CancelOnSignal();
-  ~CancelOnSignal();
-  CancelOnSignal(const CancelOnSignal&) = delete;
-  CancelOnSignal& operator=(const CancelOnSignal&) = delete;
-  const std::atomic<bool>* flag() const;
-  /// The message on stderr and the exit code: 130 for SIGINT, 143 for SIGTERM.
-  int interrupted(const std::string& when) const;
-};
 
 /// The results file and the optional summary file, both opened before any run (so a bad path
 /// fails at once) and committed at the end; discarded when the object dies uncommitted.

@@ -10,29 +10,18 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/cli_commands.hpp"
+#include "app/cli/interrupt.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/model/registry.hpp"
 #include "render/video/animation_export.hpp"
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <string>
 
 namespace ricochet::cli {
 
 namespace {
-
-volatile std::sig_atomic_t gCancelSignal = 0;
-/// The first SIGTERM/SIGINT asks the export to stop between frames and clean up; a second one
-/// (the export did not get there) ends the process the default way.
-extern "C" void onCancelSignal(int signal) {
-  if (gCancelSignal != 0) {
-    std::signal(signal, SIG_DFL);
-    std::raise(signal);
-    return;
-  }
-  gCancelSignal = signal;
-}
 
 /// An integer option in [lo, hi]; empty on success, else the bad-input line.
 std::string integerOption(const ParsedArgs& a, const char* option, int lo, int hi, int& into) {
@@ -144,24 +133,23 @@ int videoCommand(const std::vector<std::string>& args) {
   CreateResult created = createSimulation(scenario);
   if (!created.simulation) return badInput(created.error);
 
-  // SIGTERM (QProcess::terminate, kill) and SIGINT (Ctrl-C) cancel between frames; the export
-  // then removes its temporary output.
-  gCancelSignal = 0;
-  std::signal(SIGINT, onCancelSignal);
-  std::signal(SIGTERM, onCancelSignal);
-  // A reader that goes away (`| head`, a GUI that closed the pipe) must not kill the export
-  // half-way with its temporary file: progress lines then just go nowhere.
-  std::signal(SIGPIPE, SIG_IGN);
+  // SIGTERM (QProcess::terminate, kill) and SIGINT (Ctrl-C) cancel between frames (interrupt.hpp);
+  // the export then removes its temporary output. SIGPIPE is ignored there too: a reader that goes
+  // away (`| head`, a GUI that closed the pipe) does not kill the export half-way, progress lines
+  // then just go nowhere.
   const bool quiet = a.has("--quiet");
+  // With the video itself on stdout (--out -), progress and the summary go to stderr.
+  std::FILE* const report = io::isStandardOutput(o.output) ? stderr : stdout;
   auto lastPrint = std::chrono::steady_clock::time_point{};
   std::int64_t lastDone = -1;
   o.progress = [&](std::int64_t done, std::int64_t total, double t) {
-    if (gCancelSignal != 0) return false;
+    if (interrupted()) return false;
     if (quiet || done == lastDone) return true;
     const auto now = std::chrono::steady_clock::now();
     if (done == total || now - lastPrint >= std::chrono::milliseconds(100)) {
-      std::printf("progress %lld %lld %.9g\n", static_cast<long long>(done), static_cast<long long>(total), t);
-      std::fflush(stdout);
+      std::fprintf(report, "progress %lld %lld %.9g\n", static_cast<long long>(done),
+                   static_cast<long long>(total), t);
+      std::fflush(report);
       lastPrint = now;
       lastDone = done;
     }
@@ -169,18 +157,12 @@ int videoCommand(const std::vector<std::string>& args) {
   };
 
   const render::VideoResult r = render::exportVideo(*created.simulation, scenario, o);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
 
   switch (r.outcome) {
     case render::VideoOutcome::BadInput:
       return badInput(r.message);
-    case render::VideoOutcome::Cancelled: {
-      const int signal = gCancelSignal != 0 ? static_cast<int>(gCancelSignal) : SIGINT;
-      std::fprintf(stderr, "ricochet-cli: interrupted (%s): %s\n", signal == SIGTERM ? "SIGTERM" : "SIGINT",
-                   r.message.c_str());
-      return 128 + signal;
-    }
+    case render::VideoOutcome::Cancelled:
+      return interruptedExit(r.message);
     case render::VideoOutcome::ExportFailed:
       std::fprintf(stderr, "ricochet-cli: export failed: %s\n", r.message.c_str());
       return kExitExportFailed;
@@ -199,8 +181,8 @@ int videoCommand(const std::vector<std::string>& args) {
                 static_cast<long long>(r.impacts), r.impacts == 1 ? "impact" : "impacts", r.wallSeconds,
                 r.wallSeconds > 0 ? static_cast<double>(r.framesWritten) / r.wallSeconds : 0.0,
                 r.ok() ? "" : " (stopped early)");
-  print(line);
-  std::fflush(stdout);
+  std::fputs(line, report);
+  std::fflush(report);
   if (r.outcome == render::VideoOutcome::IntegratorFailed) {
     std::fprintf(stderr, "ricochet-cli: %s\n", r.message.c_str());
     return kExitIntegratorFailed;

@@ -6,7 +6,6 @@
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/scenario/scenario_files.hpp"
 #include "core/model/registry.hpp"
-#include "mesh/vtk_mesh_reader.hpp"
 #include "render/qt/vtk_widget.hpp"
 
 #include <QApplication>
@@ -35,7 +34,6 @@ int main(int argc, char** argv) {
   // VTK 9.1's OpenGL loader does not work on native Wayland: go through XWayland unless the user
   // chose a platform. The surface format must be the default before QApplication exists.
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "xcb");
-  ricochet::mesh::installVtkMeshReader();  // rigid bodies from mesh files
   QSurfaceFormat::setDefaultFormat(ricochet::render::VtkWidget::defaultFormat());
 
   // --help and --version work without a display; anything else needs one.

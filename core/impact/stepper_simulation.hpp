@@ -74,7 +74,11 @@ class StepperSimulation : public Simulation {
 
   /// Starts at `state` (node 0) at time `t0` (s).
   StepperSimulation(S stepper, const State& state, double t0 = 0.0)
-      : stepper_(std::move(stepper)), state_(state), t0_(t0) {}
+      : stepper_(std::move(stepper)), state_(state), t0_(t0) {
+    // A stepper whose report grows with its model (a world of N bodies) sizes it here, so the
+    // step loop never allocates.
+    if constexpr (requires { stepper_.prepare(report_); }) stepper_.prepare(report_);
+  }
 
   std::int64_t step() const override { return step_; }
   double time() const override { return t0_ + static_cast<double>(step_) * stepper_.timeStep(); }
@@ -137,6 +141,9 @@ class StepperSimulation : public Simulation {
       r.impulse = imp.impulse;
       r.reflected = imp.reflected;
       r.contactPoint = stepper_.contactPoint(imp);
+      if constexpr (requires { stepper_.impactBodies(imp, r.bodyA, r.bodyB); }) {
+        stepper_.impactBodies(imp, r.bodyA, r.bodyB);
+      }
       sink->onImpact(r);
     }
   }

@@ -74,7 +74,7 @@ class Reader {
       return fail(v, quoted(where) + " must be an object (a body), not " + json::typeNameWithArticle(v.type()));
     }
     const json::Value* shape = require(v, "shape", where,
-                                       "one of ellipsoid, box, polyhedron, mesh, union");
+                                       "one of sphere, ellipsoid, box, polyhedron, mesh, union");
     if (!shape) return false;
     if (!shape->isString()) {
       return fail(*shape, quoted(where + ".shape") + " must be a string, not " +
@@ -82,7 +82,8 @@ class Reader {
     }
     const std::string& name = shape->asString();
     using S = BodyNode::Shape;
-    const std::pair<const char*, S> shapes[] = {{"ellipsoid", S::Ellipsoid}, {"box", S::Box},
+    const std::pair<const char*, S> shapes[] = {{"sphere", S::Sphere},
+                                                {"ellipsoid", S::Ellipsoid}, {"box", S::Box},
                                                 {"polyhedron", S::Polyhedron}, {"mesh", S::Mesh},
                                                 {"union", S::Union}};
     bool known = false;
@@ -94,11 +95,12 @@ class Reader {
     }
     if (!known) {
       return fail(*shape, quoted(where + ".shape") + " = " + json::quote(name) +
-                              " is not a shape: one of ellipsoid, box, polyhedron, mesh, union");
+                              " is not a shape: one of sphere, ellipsoid, box, polyhedron, mesh, union");
     }
     // The keys this object may have.
     std::vector<const char*> allowed = {"shape"};
     switch (out.shape) {
+      case S::Sphere: allowed.push_back("radius"); break;
       case S::Ellipsoid: allowed.push_back("axes"); break;
       case S::Box: allowed.insert(allowed.end(), {"size", "epsilon"}); break;
       case S::Polyhedron: allowed.insert(allowed.end(), {"vertices", "epsilon"}); break;
@@ -133,6 +135,13 @@ class Reader {
       if (!vec3(*r, where + ".rotation", out.rotation)) return false;
     }
     switch (out.shape) {
+      case S::Sphere: {
+        const json::Value* radius = require(v, "radius", where, "the radius, m");
+        double r = 0.0;
+        if (!radius || !bounded(*radius, where + ".radius", r, true, "m")) return false;
+        out.size = Vec3::Constant(r);
+        return true;
+      }
       case S::Ellipsoid: {
         const json::Value* axes = require(v, "axes", where, "the three semi-axes, m");
         return axes && vec3(*axes, where + ".axes", out.size, "m");
@@ -290,6 +299,7 @@ json::Value nodeToJson(const BodyNode& n, const std::filesystem::path& base, boo
   json::Value o = json::Value::object();
   o.add("shape", json::Value::string(shapeName(n.shape)));
   switch (n.shape) {
+    case BodyNode::Shape::Sphere: o.add("radius", json::Value::number(n.size.x())); break;
     case BodyNode::Shape::Ellipsoid: o.add("axes", numberArray(n.size)); break;
     case BodyNode::Shape::Box: o.add("size", numberArray(n.size)); break;
     case BodyNode::Shape::Polyhedron: {

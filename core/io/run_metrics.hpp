@@ -9,6 +9,7 @@
 #include "core/model/system.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace ricochet::io {
 
@@ -41,6 +42,12 @@ class RunMetrics final : public RunObserver {
   /// max |E - E0| / scale over every accepted step (0 before the first); NaN once a step's error
   /// was NaN.
   double maxAbsEnergyRelError() const;
+  /// max |E + D - E0| / scale over every accepted step (energy_check.hpp): D the simulation's
+  /// dissipated energy (its `e.dissipated` column) when it reports one, else the same as
+  /// maxAbsEnergyRelError(). What the run's energy warning compares with its bound.
+  double maxAbsEnergyBalanceError() const;
+  /// The simulation reports a dissipated energy (known after the first step).
+  bool dissipative() const { return dissipatedColumn_ >= 0; }
   std::int64_t impacts() const { return impacts_; }
   std::int64_t reflectedImpacts() const { return reflected_; }
   /// Time and step fraction of the run's first impact, s and (0, 1]; NaN when none happened.
@@ -52,6 +59,11 @@ class RunMetrics final : public RunObserver {
   double scale_;
   double maxRel_ = 0.0;
   bool nanSeen_ = false;
+  double maxBalance_ = 0.0;
+  bool balanceNanSeen_ = false;
+  int dissipatedColumn_ =
+      -2;  ///< index among the simulation's columns; -1 none, -2 not looked up yet
+  std::vector<double> columns_;  ///< sample() of a dissipative run's state
   std::int64_t impacts_ = 0;
   std::int64_t reflected_ = 0;
   double firstT_;

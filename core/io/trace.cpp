@@ -1,5 +1,6 @@
 #include "core/io/trace.hpp"
 
+#include "core/io/energy_check.hpp"
 #include "core/model/registry.hpp"
 
 #include <algorithm>
@@ -325,6 +326,8 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   s.reflectedImpacts = metrics.reflectedImpacts();
   s.firstImpactTime = metrics.firstImpactTime();
   s.firstImpactAlpha = metrics.firstImpactAlpha();
+  s.warning = energyWarning(s.system, s.integrator, metrics.maxAbsEnergyBalanceError(),
+                            metrics.dissipative());
 
   if (outcome == RunOutcome::Cancelled) {
     discardAll();
@@ -372,6 +375,7 @@ json::Value summaryToJson(const RunSummary& s) {
   o.add("steps_per_second", json::Value::number(s.stepsPerSecond));
   o.add("status", json::Value::string(s.statusText()));
   o.add("message", json::Value::string(s.message));
+  o.add("warning", json::Value::string(s.warning));
   return o;
 }
 
@@ -388,7 +392,7 @@ std::string summaryLine(const RunSummary& s) {
                     : "",
                 s.energyInitial, s.energyFinal, s.maxAbsEnergyRelError, s.wallSeconds,
                 s.stepsPerSecond, s.statusText().c_str());
-  return buf;
+  return s.warning.empty() ? std::string(buf) : std::string(buf) + " (warning: " + s.warning + ")";
 }
 
 }  // namespace ricochet::io

@@ -142,6 +142,9 @@ struct RunSummary {
   RunOutcome outcome = RunOutcome::Completed;
   RunStatus status = RunStatus::Ok;  ///< the integrator's status (Ok unless IntegratorFailed)
   std::string message;  ///< empty when ok; otherwise one line (failure with step and time, I/O error)
+  /// Empty, or why the result should not be trusted although the run went through: its energy
+  /// error passed the bound of its integrator (energy_check.hpp). `status` is unchanged.
+  std::string warning;
   std::int64_t traceRows = 0;   ///< trace rows recorded (CSV header excluded), for the CSV and sinks
   std::int64_t impactRows = 0;  ///< impact rows recorded, for the impacts CSV and sinks
   std::int64_t reflectedImpacts = 0;  ///< impacts resolved by the grazing reflection (grazing.hpp)
@@ -166,11 +169,13 @@ RunSummary runSimulation(Simulation& simulation, const Scenario& scenario, const
 
 /// The contract's summary object: {"system", "integrator", "h", "steps", "t_end", "impacts",
 /// "energy_initial", "energy_final", "max_abs_energy_rel_error", "wall_seconds",
-/// "steps_per_second", "status"} plus "message" (empty when ok).
+/// "steps_per_second", "status"} plus "message" (empty when ok) and "warning"
+/// (RunSummary::warning).
 json::Value summaryToJson(const RunSummary& summary);
 
 /// One human-readable line (no newline), e.g.
-/// "particle-floor variational h=0.01: 1000 steps to t=10 s, 11 impacts, E0=11.8 J, ... ok".
+/// "particle-floor variational h=0.01: 1000 steps to t=10 s, 11 impacts, E0=11.8 J, ... ok", with
+/// " (warning: ...)" after the status when the summary has a warning.
 std::string summaryLine(const RunSummary& summary);
 
 }  // namespace ricochet::io

@@ -52,10 +52,31 @@ bool sameWorld(const WorldSpec& a, const WorldSpec& b) {
   return true;
 }
 
+bool sameEntry(const BodyEntry& a, const BodyEntry& b) {
+  return a.name == b.name && sameNode(a.body, b.body) && same(a.mass, b.mass) &&
+         same(a.density, b.density) && a.fixed == b.fixed && same(a.position, b.position) &&
+         same(a.velocity, b.velocity) && same(a.rotation, b.rotation) &&
+         same(a.angularMomentum, b.angularMomentum) &&
+         a.angularVelocity.has_value() == b.angularVelocity.has_value() &&
+         (!a.angularVelocity || same(*a.angularVelocity, *b.angularVelocity));
+}
+
 }  // namespace
 
 bool sameBody(const BodyScenario& a, const BodyScenario& b) {
-  return sameNode(a.body, b.body) && same(a.density, b.density) && sameWorld(a.world, b.world);
+  if (!sameNode(a.body, b.body) || !same(a.density, b.density) || !sameWorld(a.world, b.world) ||
+      a.ground != b.ground || a.bodies.size() != b.bodies.size() ||
+      a.restitution.size() != b.restitution.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
+    if (!sameEntry(a.bodies[i], b.bodies[i])) return false;
+  }
+  for (std::size_t i = 0; i < a.restitution.size(); ++i) {
+    const PairRestitution &p = a.restitution[i], &q = b.restitution[i];
+    if (p.first != q.first || p.second != q.second || !same(p.e, q.e)) return false;
+  }
+  return true;
 }
 
 bool sameBody(const std::shared_ptr<const BodyScenario>& a,
@@ -71,6 +92,7 @@ const char* shapeName(BodyNode::Shape shape) {
     case BodyNode::Shape::Polyhedron: return "polyhedron";
     case BodyNode::Shape::Mesh: return "mesh";
     case BodyNode::Shape::Union: return "union";
+    case BodyNode::Shape::Sphere: return "sphere";
   }
   return "unknown";
 }

@@ -5,8 +5,8 @@
 //
 // A body is a tree: a primitive (ellipsoid, box, convex polyhedron, mesh file) or a union of
 // bodies, each member placed by a position and a rotation vector in the union's frame. Lengths
-// are metres. A mesh's content (its vertices, read from the file outside core) travels with it,
-// shared and immutable, so copying a Scenario never copies vertices.
+// are metres. A mesh's content (its vertices, read from the file by core/io/mesh_reader.hpp)
+// travels with it, shared and immutable, so copying a Scenario never copies vertices.
 
 #include <Eigen/Core>
 
@@ -30,12 +30,16 @@ struct MeshData {
   std::string path;                            ///< the file that was read
   std::string md5;                             ///< hex MD5 of the file's bytes
   std::uintmax_t bytes = 0;                    ///< file size
+  /// What the reader accepted but the user should know, one phrase each ("open (4 edges belong
+  /// to one face only)"); the body is the hull of the points either way.
+  std::vector<std::string> notes;
 };
 
 struct BodyNode {
-  enum class Shape { Ellipsoid, Box, Polyhedron, Mesh, Union };
+  enum class Shape { Ellipsoid, Box, Polyhedron, Mesh, Union, Sphere };
   Shape shape = Shape::Box;
-  /// Ellipsoid: semi-axes along the node's x, y, z; box: edge lengths. m, > 0.
+  /// Ellipsoid: semi-axes along the node's x, y, z; box: edge lengths; sphere: the radius in
+  /// x (all three equal). m, > 0.
   Eigen::Vector3d size = Eigen::Vector3d::Ones();
   /// Rounding radius of a box, polyhedron or mesh (m, >= 0); unset: the parameter `epsilon`.
   std::optional<double> epsilon;
@@ -75,13 +79,43 @@ struct WorldSpec {
   bool empty() const { return !box && walls.empty(); }
 };
 
-/// The "body" and "world" of a scenario.
+/// One body of a world of several bodies (the `bodies` system): an entry of the scenario's
+/// "bodies" list. Vectors are world frame unless said otherwise.
+struct BodyEntry {
+  std::string name;   ///< unique; letters, digits, '_' and '-' (not a reserved word)
+  BodyNode body;      ///< its shape, as a single body's "body" object (plus spheres)
+  double mass = 1.0;  ///< kg ("m"); unused when `density` is set or the body is fixed
+  std::optional<double> density;  ///< kg/m^3: mass = density x volume
+  bool fixed = false;             ///< an immovable obstacle (no mass, no velocity)
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();  ///< centre of mass, m
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  ///< of the centre of mass, m/s
+  Eigen::Vector3d rotation = Eigen::Vector3d::Zero();  ///< attitude as a rotation vector, rad
+  /// Body-frame angular momentum Pi (kg m^2/s), or the world angular velocity (rad/s): one of
+  /// the two (angularVelocity set: it was given, and Pi follows from the inertia).
+  Eigen::Vector3d angularMomentum = Eigen::Vector3d::Zero();
+  std::optional<Eigen::Vector3d> angularVelocity;
+};
+
+/// The restitution of one pair of names ("A|B" or "A|PLANE", unordered).
+struct PairRestitution {
+  std::string first, second;
+  double e = 1.0;
+};
+
+/// The "body" and "world" of a scenario; for the `bodies` system its "bodies" list, whether the
+/// world has a ground, and the pairs' coefficients of restitution.
 struct BodyScenario {
   BodyNode body;
   /// kg/m^3; set: the mass is density times volume, and the parameter `m` is not used.
   std::optional<double> density;
   WorldSpec world;
+  std::vector<BodyEntry> bodies;  ///< `bodies` system only
+  bool ground = true;             ///< `bodies` system: false removes the ground plane
+  std::vector<PairRestitution> restitution;  ///< `bodies` system: per-pair coefficients
 };
+
+/// Most bodies a `bodies` world may have.
+inline constexpr int kMaxBodies = 10000;
 
 /// Largest number of planes a "world" may add to the ground (box walls and listed walls).
 inline constexpr int kMaxWorldPlanes = 32;

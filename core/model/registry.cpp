@@ -11,6 +11,7 @@ namespace ricochet {
 void appendPlanarSystems(std::vector<const SystemDescription*>& out);        // core/planar
 void appendNonholonomicSystems(std::vector<const SystemDescription*>& out);  // core/nonholonomic
 void appendSe3Systems(std::vector<const SystemDescription*>& out);           // core/se3
+void appendBodiesSystems(std::vector<const SystemDescription*>& out);        // core/bodies
 
 namespace {
 
@@ -39,6 +40,7 @@ const std::vector<const SystemDescription*>& systems() {
     appendPlanarSystems(v);        // particle-floor, star-floor, ellipse-floor
     appendNonholonomicSystems(v);  // pendulum-cylinder, disk-wall, disk-table
     appendSe3Systems(v);           // ellipsoid-plane, ellipsoid-tilted, ellipsoids-union, cube-plane
+    appendBodiesSystems(v);        // bodies
     // Registration checks the code against its description; a mismatch is a programming error
     // that every test and every start of the program reports at once.
     for (const SystemDescription* s : v) {

@@ -83,6 +83,10 @@ struct ImpactRecord {
   bool reflected = false;
   Eigen::Vector3d contactPoint = Eigen::Vector3d::Constant(
       std::numeric_limits<double>::quiet_NaN());  ///< world coordinates, for display; NaN if none
+  /// The two bodies of the contact, for a world of several bodies (`bodies`): their indices,
+  /// bodyB = -1 for a plane. -1 and -1 for every other system.
+  int bodyA = -1;
+  int bodyB = -1;
 };
 
 /// Receives impacts as they happen (called from the thread that runs `advance`).

@@ -124,10 +124,9 @@ inline SupportPoint lowestPoint(const EllipsoidPart& e, const Vec3& u) {
 /// hull's edges from the seed of u's cube-map cell: on a convex polytope a vertex with no lower
 /// neighbour is a lowest one, and the seed is already near it, so a query visits a few vertices
 /// whatever the vertex count. The result depends on u only (no state between calls).
-inline SupportPoint lowestPoint(const PolyhedronPart& p, const Vec3& u) {
-  SupportPoint s;
+/// lowestVertex() is the vertex search alone: the index of v_C, with best = u.v_C.
+inline int lowestVertex(const PolyhedronPart& p, const Vec3& u, double& best) {
   int k = 0;
-  double best;
   if (p.neighbours.empty()) {
     best = u.dot(p.vertices[0]);
     for (int j = 1; j < static_cast<int>(p.vertices.size()); ++j) {
@@ -153,6 +152,13 @@ inline SupportPoint lowestPoint(const PolyhedronPart& p, const Vec3& u) {
       }
     }
   }
+  return k;
+}
+
+inline SupportPoint lowestPoint(const PolyhedronPart& p, const Vec3& u) {
+  SupportPoint s;
+  double best;
+  const int k = lowestVertex(p, u, best);
   s.rho = p.vertices[k] - p.epsilon * u;
   s.height = best - p.epsilon;
   return s;

@@ -38,6 +38,22 @@ class Builder {
 
   bool node(const BodyNode& n, const Placement& at, const std::string& where) {
     switch (n.shape) {
+      case BodyNode::Shape::Sphere: {
+        // One point rounded by the radius: a ball, whose support point is its centre minus r u.
+        const double r = n.size.x();
+        if (!(r > 0.0) || !std::isfinite(r)) {
+          return fail(where + ": sphere radius = " + formatNumber(r) + " m must be > 0");
+        }
+        PolyhedronPart part;
+        part.vertices = {at.t};
+        part.epsilon = r;
+        out_.shape.polyhedra.push_back(std::move(part));
+        out_.hulls.push_back({{at.t}, {}, r});
+        moments_ += moved(ellipsoidMoments(Vec3::Constant(r)), Mat3::Identity(), at.t);
+        out_.inputVertices += 1;
+        out_.hullVertices += 1;
+        return true;
+      }
       case BodyNode::Shape::Ellipsoid: {
         for (int k = 0; k < 3; ++k) {
           if (!(n.size[k] > 0.0) || !std::isfinite(n.size[k])) {

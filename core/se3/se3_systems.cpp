@@ -6,6 +6,7 @@
 
 #include "core/se3/rigid_body_system.hpp"
 
+#include "core/bodies/stepper.hpp"
 #include "core/impact/stepper_simulation.hpp"
 #include "core/model/registry.hpp"
 
@@ -318,49 +319,91 @@ const std::vector<std::string>& traceColumns(bool withLz) {
   return withLz ? withAngular : columns;
 }
 
-class RigidBodyPlaneSimulation final : public impact::StepperSimulation<LgvciStepper> {
+/// The world of one body over the setup's planes (the ground, walls): what the many-body engine
+/// runs for every SE(3) system of one body.
+std::shared_ptr<bodies::WorldModel> oneBodyWorld(const RigidBodyModel& model) {
+  auto w = std::make_shared<bodies::WorldModel>();
+  w->g = model.g;
+  w->tolerance = model.tolerance;
+  w->maxNewtonIterations = model.maxNewtonIterations;
+  w->maxRootIterations = model.maxBisectionIterations;
+  w->impactTimeSolver = model.impactTimeSolver;
+  w->maxImpactsPerBody = model.maxImpactsPerStep;
+  bodies::Body b;
+  b.name = "body";
+  b.m = model.m;
+  b.J = model.J;
+  b.shape = model.shape;
+  b.parts = contact::partsOf(b.shape);
+  for (const contact::PartInfo& part : b.parts) {
+    b.reach = std::max(b.reach, part.centre.norm() + part.radius);
+  }
+  bodies::finishBody(b);
+  w->bodies.push_back(std::move(b));
+  bodies::Plane ground;
+  ground.n = model.n;
+  ground.offset = 0.0;
+  ground.gap = 0;
+  ground.name = "plane";
+  w->planes.push_back(ground);
+  for (const Wall& wall : model.walls) {
+    bodies::Plane p;
+    p.n = wall.n;
+    p.offset = wall.offset;
+    p.gap = wall.gap;
+    p.name = wall.name;
+    w->planes.push_back(p);
+  }
+  return w;
+}
+
+class RigidBodyPlaneSimulation final : public impact::StepperSimulation<bodies::BodiesStepper> {
  public:
   explicit RigidBodyPlaneSimulation(const Setup& setup)
-      : impact::StepperSimulation<LgvciStepper>(LgvciStepper(setup.model, setup.h),
-                                                setup.initial),
+      : impact::StepperSimulation<bodies::BodiesStepper>(
+            bodies::BodiesStepper(oneBodyWorld(setup.model), setup.h, -1),
+            bodies::WorldState{{setup.initial}, {}}),
+        model_(setup.model),
         withLz_(setup.verticalAngularMomentum) {}
 
   EnergySplit energy() const override {
-    const RigidBodyModel& model = stepper_.model();
+    const RigidBodyState& s = state_.bodies[0];
     EnergySplit e;
-    e.kinetic = 0.5 * state_.gamma.squaredNorm() / model.m + rotationalEnergy(model, state_);
-    e.potential = model.m * model.g * state_.x.z();
+    e.kinetic = 0.5 * s.gamma.squaredNorm() / model_.m + rotationalEnergy(model_, s);
+    e.potential = model_.m * model_.g * s.x.z();
     return e;
   }
 
-  double minGap() const override { return phi(stepper_.model(), state_.x, state_.R); }
+  double minGap() const override { return phi(model_, state_.bodies[0].x, state_.bodies[0].R); }
 
   std::span<const std::string> columns() const override { return traceColumns(withLz_); }
 
   void sample(std::span<double> out) const override {
-    const RigidBodyModel& model = stepper_.model();
+    const RigidBodyModel& model = model_;
+    const RigidBodyState& s = state_.bodies[0];
     std::size_t i = 0;
-    for (int k = 0; k < 3; ++k) out[i++] = state_.x(k);
+    for (int k = 0; k < 3; ++k) out[i++] = s.x(k);
     for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) out[i++] = state_.R(r, c);
-    for (int k = 0; k < 3; ++k) out[i++] = state_.gamma(k);
-    for (int k = 0; k < 3; ++k) out[i++] = state_.Pi(k);
-    out[i++] = state_.gamma.x();
-    out[i++] = state_.gamma.y();
-    out[i++] = model.n.dot(state_.R * state_.Pi);
-    if (withLz_) out[i++] = state_.x.cross(state_.gamma).z() + (state_.R * state_.Pi).z();
-    out[i++] = translationalEnergy(model, state_);
-    out[i++] = rotationalEnergy(model, state_);
-    out[i++] = phi(model, state_.x, state_.R);
+      for (int c = 0; c < 3; ++c) out[i++] = s.R(r, c);
+    for (int k = 0; k < 3; ++k) out[i++] = s.gamma(k);
+    for (int k = 0; k < 3; ++k) out[i++] = s.Pi(k);
+    out[i++] = s.gamma.x();
+    out[i++] = s.gamma.y();
+    out[i++] = model.n.dot(s.R * s.Pi);
+    if (withLz_) out[i++] = s.x.cross(s.gamma).z() + (s.R * s.Pi).z();
+    out[i++] = translationalEnergy(model, s);
+    out[i++] = rotationalEnergy(model, s);
+    out[i++] = phi(model, s.x, s.R);
   }
 
   void poses(std::span<Pose> out) const override {
     if (out.empty()) return;
-    out[0].position = state_.x;
-    out[0].rotation = state_.R;
+    out[0].position = state_.bodies[0].x;
+    out[0].rotation = state_.bodies[0].R;
   }
 
  private:
+  RigidBodyModel model_;
   bool withLz_;
 };
 

@@ -1,12 +1,15 @@
 #pragma once
 // Runs a planned study on a pool of threads and hands the rows back in run order.
 //
-// Workers take the next run from a shared counter and execute it (run.hpp); finished rows wait in
-// a small reorder buffer until every earlier run is done, then onRow() receives them in run
-// order, on the calling thread. A worker never gets more than `window` runs ahead of the oldest
-// unfinished one, so memory is bounded whatever the study's size: a row is a few hundred bytes,
-// and no trace is kept. progress() is called on the calling thread as well, so a CLI prints and
-// a window posts from one place.
+// Workers take the next batch of consecutive runs from a shared counter and execute them
+// (run.hpp); a batch is sized from the worker's runs' duration (one run when runs take a few
+// milliseconds, as many as take about 2 ms when they take microseconds), so that the lock and the
+// wake-ups are paid per batch and a study of tiny runs does not slow down with more threads.
+// Finished rows wait in a small reorder buffer until every earlier run is done, then onRow()
+// receives them in run order, on the calling thread: the rows do not depend on the batches. A
+// worker never gets more than `window` runs ahead of the oldest unfinished one, so memory is
+// bounded whatever the study's size: a row is a few hundred bytes, and no trace is kept. progress()
+// is called on the calling thread as well, so a CLI prints and a window posts from one place.
 //
 // Shards: shard K of N (0-based here; the CLI's --shard is 1-based) runs K, K + N, K + 2N ...;
 // interleaving spreads slow corners of a grid over all shards. The rows of the N shards, merged by

@@ -1,9 +1,22 @@
 #include "io/hdf5/h5_support.hpp"
 
+#include <string_view>
 #include <utility>
+
+#include <sys/mman.h>  // memfd_create (Linux)
+#include <unistd.h>    // dup2, close
 
 namespace ricochet::hdf5::detail {
 namespace {
+
+// HDF5 1.10 keeps the id of a file whose close failed (its last writes did not reach a full disk,
+// or went past the file size limit), half destroyed, and its exit handler crashes on it. Every file
+// Ricochet opens is closed by its owner, so the exit handler has nothing to do: it is turned off,
+// before the library starts (this runs at static initialisation, before any HDF5 call).
+const bool kNoExitHandler = [] {
+  H5dont_atexit();
+  return true;
+}();
 
 Handle stringType(bool variable, std::size_t size) {
   Handle t(H5Tcopy(H5T_C_S1), H5Tclose);
@@ -98,7 +111,30 @@ QuietErrors::~QuietErrors() {
 std::string lastError() {
   std::string text;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, &firstDescription, &text);
+  // The sec2 driver's description of a failed write or read spans lines and lists its buffers
+  // ("file write failed: time = ...\n, filename = ..., errno = 28, error message = 'No space left
+  // on device', buf = ..."): the system's message is what a user needs, on one line.
+  constexpr std::string_view kSystem = "error message = '";
+  if (const auto at = text.find(kSystem); at != std::string::npos) {
+    const auto from = at + kSystem.size();
+    const auto to = text.find('\'', from);
+    text = text.substr(from, to == std::string::npos ? std::string::npos : to - from);
+  }
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
   return text;
+}
+
+bool detachFromDisk(hid_t file) {
+  void* handle = nullptr;
+  if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || !handle) return false;
+  const int fd = *static_cast<int*>(handle);
+  const int memory = ::memfd_create("ricochet-discarded-hdf5", MFD_CLOEXEC);
+  if (memory < 0) return false;
+  const bool ok = ::dup2(memory, fd) == fd;
+  ::close(memory);
+  return ok;
 }
 
 bool writeString(hid_t object, const char* name, std::string_view value) {

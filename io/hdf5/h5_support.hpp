@@ -53,6 +53,12 @@ class QuietErrors {
 /// "file write failed: ... No space left on device".
 std::string lastError();
 
+/// Points the descriptor of `file` (a file of the default sec2 driver) at an anonymous memory
+/// file, so that closing it writes nowhere and cannot fail. For a file being thrown away after a
+/// write error (a full disk): HDF5 1.10 keeps the id of a file whose close failed, half
+/// destroyed, and crashes on it in its exit handler. False when it could not (then close as is).
+bool detachFromDisk(hid_t file);
+
 /// Attributes of `object`: UTF-8 variable-length strings (h5py reads them as str), a 1-D array
 /// of them, a float64 and an int64. False on an HDF5 error.
 bool writeString(hid_t object, const char* name, std::string_view value);

@@ -232,7 +232,11 @@ struct RunFileWriter::Impl {
     return error;
   }
 
-  void close() {
+  // Closes every object and the file. `keep` false: the file is thrown away, so it is first
+  // detached from the disk (h5_support.hpp), and its close can fail neither on a full disk nor
+  // after an earlier write error.
+  void close(bool keep) {
+    if (!keep && file.valid()) detail::detachFromDisk(file.get());
     poses.clear();
     impactPoints = Block();
     for (Table* t : {&trace, &impacts}) {
@@ -262,7 +266,8 @@ std::string RunFileWriter::open(const std::filesystem::path& path, const Scenari
   const SystemDescription* system = findSystem(scenario.system);
   if (!system) return path.string() + ": unknown system '" + scenario.system + "'";
   if (every < 1) return path.string() + ": every = " + std::to_string(every) + " must be >= 1";
-  if (std::string e = d->reservation.open(path); !e.empty()) return e;
+  if (std::string e = d->reservation.open(path, io::AtomicFile::Writer::ByName); !e.empty())
+    return e;
 
   // Object times off (the same run gives the same bytes); links kept in creation order (CSV
   // order for HDF5 tools); the 1.8 file format, which every HDF5 reader of the last decade reads.
@@ -385,7 +390,13 @@ std::string RunFileWriter::commit(const io::RunSummary& summary) {
     }
     d->poses.clear();
     d->impactPoints = Block();
-    if (!d->file.close()) error = d->fail("cannot finish the HDF5 file");
+    // Everything to disk while the file can still be thrown away cleanly: a close whose own flush
+    // fails leaves HDF5 with a half-closed file (see close()).
+    if (H5Fflush(d->file.get(), H5F_SCOPE_GLOBAL) < 0) {
+      error = d->fail("cannot finish the HDF5 file");
+    } else if (!d->file.close()) {
+      error = d->fail("cannot finish the HDF5 file");
+    }
   }
   if (error.empty()) error = d->reservation.commit();
   if (!error.empty()) discard();
@@ -394,7 +405,7 @@ std::string RunFileWriter::commit(const io::RunSummary& summary) {
 
 void RunFileWriter::discard() {
   const detail::QuietErrors quiet;
-  d->close();
+  d->close(false);
   d->reservation.discard();
   d->systemColumns = 0;
 }

@@ -6,6 +6,7 @@
 #include "scenario_args.hpp"
 #include "trace_columns.hpp"
 
+#include "core/io/energy_check.hpp"
 #include "core/io/scenario_io.hpp"
 #include "core/model/registry.hpp"
 
@@ -204,6 +205,9 @@ class PySimulation {
     summary_.reflectedImpacts = metrics_.reflectedImpacts();
     summary_.firstImpactTime = metrics_.firstImpactTime();
     summary_.firstImpactAlpha = metrics_.firstImpactAlpha();
+    summary_.warning =
+        io::energyWarning(scenario_.system, scenario_.integrator.name,
+                          metrics_.maxAbsEnergyBalanceError(), metrics_.dissipative());
     summary_.wallSeconds = wallSeconds_;
     summary_.stepsPerSecond = wallSeconds_ > 0.0 ? static_cast<double>(summary_.steps) / wallSeconds_ : 0.0;
     if (s.outcome == io::RunOutcome::Cancelled) {

@@ -91,6 +91,22 @@ def test_scenario_file_dict_and_overrides_run_as_the_cli(cli, tmp_path):
     expect_same_run(ricochet.run(as_dict, h=0.0025, t_end=4), *files)
 
 
+def test_a_mesh_body_runs_as_the_cli(cli, tmp_path):
+    # The module reads mesh files itself (core's reader, no VTK): a scenario whose body is an OBJ
+    # file runs to the CLI's numbers bit for bit.
+    corners = [(x, y, z) for z in (-0.3, 0.7) for y in (-0.5, 0.5) for x in (-0.25, 0.75)]
+    faces = ["1 3 4 2", "5 6 8 7", "1 2 6 5", "3 7 8 4", "1 5 7 3", "2 4 8 6"]
+    (tmp_path / "die.obj").write_text("".join("v %.17g %.17g %.17g\n" % c for c in corners) +
+                                      "".join(f"f {f}\n" for f in faces))
+    cli("scenario", "rigid-body", "--body", tmp_path / "die.obj", "--out", tmp_path / "die.json")
+    files = [tmp_path / n for n in ("trace.csv", "impacts.csv", "summary.json")]
+    cli("run", tmp_path / "die.json", "--steps", STEPS, "--every", EVERY, "--csv", files[0],
+        "--impacts-csv", files[1], "--summary-json", files[2])
+    run = ricochet.run(tmp_path / "die.json", steps=STEPS, every=EVERY)
+    assert run.summary["impacts"] > 0
+    expect_same_run(run, *files)
+
+
 def test_a_failed_run_is_returned_like_the_cli_files(cli, tmp_path):
     # At rest on the floor: elastic impacts cannot hold it, the first step stops with "zeno".
     files = [tmp_path / n for n in ("trace.csv", "impacts.csv", "summary.json")]
@@ -217,6 +233,23 @@ def test_simulation_advance_to_and_failure():
     assert not chunk.ok and not stuck.ok and chunk.summary["status"] == "zeno"
     with pytest.raises(RuntimeError, match="the simulation stopped"):
         stuck.advance(10)
+
+
+def test_an_energy_error_past_its_bound_is_a_warning(cli, tmp_path):
+    """P000's rectangle scheme over 100 s creeps to max |dE/E0| = 0.15, past its bound of 0.05: the
+    run is ok, and its summary (and a Simulation's) says not to trust it, as the CLI's does."""
+    run = ricochet.run("pendulum-cylinder", steps=100000, every=1000)
+    assert run.ok and run.summary["status"] == "ok"
+    assert run.summary["warning"].startswith("energy error max |dE/E0| = 0.15 is beyond 0.05")
+    assert run.summary["warning"].endswith("for long runs use variational-midpoint")
+    cli("run", "pendulum-cylinder", "--steps", "100000", "--summary-json", str(tmp_path / "s.json"))
+    assert load_json(tmp_path / "s.json")["warning"] == run.summary["warning"]
+    sim = ricochet.Simulation("pendulum-cylinder")
+    sim.advance(1000)
+    assert sim.summary["warning"] == ""
+    sim.advance(99000, every=1000)
+    assert sim.summary["warning"] == run.summary["warning"]
+    assert ricochet.run("pendulum-cylinder").summary["warning"] == ""
 
 
 def test_run_objects_pickle_and_describe_themselves():

@@ -41,6 +41,18 @@ void catchMessage(vtkObject*, unsigned long event, void* clientData, void* callD
   while (!text->empty() && (text->back() == '\n' || text->back() == ' ')) text->pop_back();
 }
 
+// Writes `bytes` to a new file `path`. Empty on success, else the system's reason.
+std::string writeFile(const std::filesystem::path& path, const std::string& bytes) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return std::strerror(errno);
+  std::string error;
+  if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fflush(f) != 0) {
+    error = std::strerror(errno);
+  }
+  if (std::fclose(f) != 0 && error.empty()) error = std::strerror(errno);
+  return error;
+}
+
 }  // namespace
 
 bool isSeriesFile(const std::string& name) {
@@ -80,6 +92,9 @@ struct SeriesWriter::Impl {
     writer->SetCompressionLevel(5);
     writer->SetHeaderTypeToUInt64();
     writer->SetByteOrderToLittleEndian();
+    // The frame is made in memory and written by onRow(): VTK never touches the disk, so a full
+    // disk is one message with the system's reason, never VTK's own multi-line report on stderr.
+    writer->WriteToOutputStringOn();
     onError->SetCallback(&catchMessage);
     onError->SetClientData(&vtkError);
     writer->AddObserver(vtkCommand::ErrorEvent, onError);
@@ -171,13 +186,15 @@ std::string SeriesWriter::onRow(const Simulation& simulation, const io::TraceRow
   const std::string name = frameName(d->frameCount);
   const std::filesystem::path file = d->folder.temporaryPath() / name;
   d->vtkError.clear();
-  d->writer->SetFileName(file.c_str());
   d->writer->SetInputData(frame);
   if (d->writer->Write() != 1 || d->writer->GetErrorCode() != 0 || !d->vtkError.empty()) {
-    return d->fail("cannot write " + name +
+    return d->fail("cannot make " + name +
                    (d->vtkError.empty() ? std::string() : std::string(": ") + d->vtkError));
   }
   d->writer->SetInputData(nullptr);
+  if (std::string e = writeFile(file, d->writer->GetOutputString()); !e.empty()) {
+    return d->fail("cannot write " + name + ": " + e);
+  }
   d->pending.clear();
   ++d->frameCount;
   std::string line = "    <DataSet timestep=\"";

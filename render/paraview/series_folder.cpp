@@ -1,5 +1,7 @@
 #include "render/paraview/series_folder.hpp"
 
+#include "core/io/atomic_file.hpp"
+
 #include <atomic>
 #include <system_error>
 
@@ -45,6 +47,13 @@ std::string SeriesFolder::open(const fs::path& target, OwnFile ownFile) {
   if (target_.empty() || target_.filename() == "." || target_.filename() == "..") {
     return std::string("'") + target.string() + "' cannot name a series folder";
   }
+  // A symbolic link is written through: the series replaces the folder it names (created when
+  // the link dangles), and the link stays a link.
+  fs::path resolved;
+  if (std::string e = io::followLinks(target_, resolved); !e.empty()) {
+    return target_.string() + ": cannot write: " + e;
+  }
+  target_ = resolved.lexically_normal();
   std::error_code ec;
   const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
   if (!fs::is_directory(parent, ec)) {

@@ -124,8 +124,8 @@ VideoResult exportVideo(Simulation& simulation, const Scenario& scenario, const 
   }
   {  // Probe the output location (AtomicFile names the problem) without starting an encoder.
     if (o.format != VideoFormat::PngSequence) {
-      io::AtomicFile probe;
-      if (std::string e = probe.open(o.output); !e.empty()) return finishWith(VideoOutcome::BadInput, e);
+      if (std::string e = io::checkOutput(o.output); !e.empty())
+        return finishWith(VideoOutcome::BadInput, e);
     } else {
       std::error_code ec;
       const fs::path dir = o.output.has_parent_path() ? o.output.parent_path() : fs::path(".");

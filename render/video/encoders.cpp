@@ -46,7 +46,7 @@ class FfmpegEncoder final : public Encoder {
   FfmpegEncoder& operator=(const FfmpegEncoder&) = delete;
 
   std::string open() override {
-    if (std::string e = file_.open(o_.output); !e.empty()) return e;
+    if (std::string e = file_.open(o_.output, io::AtomicFile::Writer::ByName); !e.empty()) return e;
     const std::string size = std::to_string(o_.width) + "x" + std::to_string(o_.height);
     std::vector<std::string> args = {program_.string(), "-hide_banner", "-nostats", "-loglevel", "error",
                                      "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", size,
@@ -129,7 +129,7 @@ class OggEncoder final : public Encoder {
   ~OggEncoder() override { abort(); }
 
   std::string open() override {
-    if (std::string e = file_.open(o_.output); !e.empty()) return e;
+    if (std::string e = file_.open(o_.output, io::AtomicFile::Writer::ByName); !e.empty()) return e;
     image_->SetDimensions(o_.width, o_.height, 1);
     image_->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
     writer_->SetInputData(image_);

@@ -110,7 +110,13 @@ QString summaryOf(const BodyNode& n) {
     case BodyNode::Shape::Mesh: {
       const QString name = QFileInfo(qs(n.file)).fileName();
       const int count = n.mesh ? int(n.mesh->points.size()) : 0;
-      return BodyEditor::tr("mesh '%1', %2 vertices").arg(name).arg(count);
+      QString text = BodyEditor::tr("mesh '%1', %2 vertices").arg(name).arg(count);
+      // What the reader accepted but noticed (open, not manifold, no faces): the body is the
+      // hull either way.
+      for (const std::string& note : n.mesh ? n.mesh->notes : std::vector<std::string>()) {
+        text += QStringLiteral("; ") + qs(note);
+      }
+      return text;
     }
     case BodyNode::Shape::Polyhedron:
       return BodyEditor::tr("polyhedron, %1 vertices").arg(n.vertices.size());

@@ -75,6 +75,9 @@ struct Snapshot {
   bool running = false;
   bool finished = false;  ///< stopped at t_end
   QString failure;        ///< non-empty when the integrator failed (the run is then paused)
+  /// Non-empty when the run's energy error passed its integrator's bound so far (the CLI's
+  /// summary `warning`, core/io/energy_check.hpp); the run goes on.
+  QString warning;
   std::vector<Pose> poses;
   /// A replay jumped to another time (the slider): `path` is the whole trail up to `t`, not the
   /// path since the previous snapshot, and no impact flashes.

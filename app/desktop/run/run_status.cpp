@@ -70,13 +70,20 @@ void RunStatus::show(const Snapshot& s, const RunInfo& run) {
           .arg(QString::number(s.energyError, 'e', 2)));
   QString state = s.running ? tr("running") : (s.finished ? tr("at t_end") : tr("paused"));
   if (!s.failure.isEmpty()) state = tr("failed");
+  const bool warning = s.failure.isEmpty() && !s.warning.isEmpty();
+  if (warning) state = tr("%1, energy warning").arg(state);
   QLabel* stateField = fields_["state"];
   stateField->setText(state);
-  stateField->setStyleSheet(s.failure.isEmpty() ? QString() : QStringLiteral("color: #b3261e;"));
-  stateField->setToolTip(s.failure.isEmpty() ? tr("Run state") : s.failure);
+  stateField->setStyleSheet(!s.failure.isEmpty() ? QStringLiteral("color: #b3261e;")
+                            : warning            ? QStringLiteral("color: #8a5300;")
+                                                 : QString());
+  stateField->setToolTip(!s.failure.isEmpty() ? s.failure : warning ? s.warning : tr("Run state"));
   if (!s.failure.isEmpty() && s.failure != shownFailure_) {
     shownFailure_ = s.failure;
     bar_->showMessage(tr("Integrator failed: %1").arg(s.failure));
+  } else if (warning && !warned_) {
+    warned_ = true;
+    bar_->showMessage(tr("Energy warning: %1").arg(s.warning));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "app/desktop/run/simulation_worker.hpp"
 
+#include "core/io/energy_check.hpp"
 #include "core/io/trace.hpp"
 #include "core/model/registry.hpp"
 
@@ -70,6 +71,12 @@ void SimulationWorker::begin(FeedStart fresh, bool play) {
   feed_ = std::move(fresh.feed);
   sim_ = &sim;
   info_ = info;
+  // The energy balance behind the run's warning (core/io/energy_check.hpp): against E0 and the
+  // CLI's energy scale, with the dissipated energy when the run records it.
+  energyInitial_ = e0.total();
+  energyScale_ = io::energyScale(e0);
+  const auto dissipated = std::find(columns.begin(), columns.end(), io::kDissipatedEnergyColumn);
+  dissipatedColumn_ = dissipated == columns.end() ? -1 : int(dissipated - columns.begin());
   decimator_ = trace::MinMaxDecimator(int(info->series.size()), kDecimatorBuckets);
   rows_ = StrideRows(int(info->series.size()), kPhaseRows);
   impactRows_ = ImpactRows(int(info->series.size()), kDecimatorBuckets);
@@ -99,6 +106,7 @@ void SimulationWorker::clearRecords() {
   trail_.clear();
   markCount_ = markNext_ = 0;
   marksDropped_ = 0;
+  maxBalanceError_ = 0.0;
 }
 
 void SimulationWorker::restart(bool play) { begin(feed_->again(0), play); }
@@ -212,6 +220,11 @@ void SimulationWorker::record() {
   const EnergySplit e = sim_->energy();
   sim_->sample(columnValues_);
   lastError_ = feed_->energyError(e);  // a replay shows the recorded error, a live run its own
+  const double dissipated =
+      dissipatedColumn_ >= 0 ? columnValues_[std::size_t(dissipatedColumn_)] : 0.0;
+  const double balance =
+      std::fabs(io::energyBalanceError(e.total(), dissipated, energyInitial_, energyScale_));
+  if (!std::isnan(maxBalanceError_) && !(balance <= maxBalanceError_)) maxBalanceError_ = balance;
   layout_.values(e, lastError_, columnValues_, seriesValues_);
   decimator_.append(sim_->time(), seriesValues_);
   const std::int64_t step = sim_->step();
@@ -342,6 +355,9 @@ void SimulationWorker::emitSnapshot(bool forced) {
   s->running = running_;
   s->finished = finished_;
   s->failure = failure_;
+  s->warning = QString::fromStdString(io::energyWarning(info_->scenario.system,
+                                                        info_->scenario.integrator.name,
+                                                        maxBalanceError_, dissipatedColumn_ >= 0));
   sim_->poses(poses_);
   s->poses = poses_;
   s->seeked = seeked_;

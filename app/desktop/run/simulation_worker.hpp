@@ -113,6 +113,13 @@ class SimulationWorker : public QObject, private ImpactSink {
   TrailSampler trail_;
   int tracked_ = -1;  // scene body whose path is sampled (-1: none)
   double lastError_ = 0.0;
+  // The largest energy balance error so far and the run's dissipated-energy column (-1: none),
+  // for the run's energy warning (core/io/energy_check.hpp), E0 and the energy scale it is
+  // measured against.
+  double maxBalanceError_ = 0.0;
+  int dissipatedColumn_ = -1;
+  double energyInitial_ = 0.0;
+  double energyScale_ = 1.0;
 
   static constexpr int kImpactMarks = 32;
   std::array<ImpactMark, kImpactMarks> marks_{};
