@@ -88,6 +88,13 @@ class RigidBodySystem final : public SystemDescription {
     return scene(s);
   }
   SceneSpec scene(const Scenario& scenario) const override;
+  std::optional<BodyFigures> bodyFigures(const Scenario& scenario) const override {
+    if (!scenario.body) return std::nullopt;
+    const BuiltBody b = buildScenarioBody(scenario);
+    if (!b.ok()) return std::nullopt;
+    return BodyFigures{b.mass, b.volume, b.centreOfMass, b.principalMoments, b.inputVertices,
+                       b.hullVertices};
+  }
 
  private:
   static SystemInfo makeInfo();
