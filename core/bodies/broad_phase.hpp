@@ -2,13 +2,13 @@
 // Broad phase: which pairs of bodies can meet within a step (docs/multibody.md, "Broad phase").
 //
 // Each body's swept bounds over the step (an axis-aligned box around its bounding sphere at both
-// ends of its path, widened by the parabola's sag) go into a uniform grid whose cell is as large
-// as the largest moving box; two boxes can only overlap if they share a cell, and a pair is
-// reported once, by the cell that holds the low corner of their overlap. Building and sweeping
-// the grid is a sort of at most 8 entries per body, so a step costs O(N log N) with a small
-// constant, and the per-body cost does not grow with N at a fixed density (a sweep and prune
-// along one axis grows like N^(1/3) in a filled box). Bodies much larger than the cell (a fixed
-// drum, a long post) are kept out of the grid and tested against every box.
+// ends of its path, widened by the parabola's sag) go into a uniform grid whose cell is a little
+// larger than every gridded box, each body once, in the cell of its box's low corner: two boxes
+// can only overlap if those cells are neighbours, so each occupied cell is tested against itself
+// and its 13 forward neighbours. Building the grid is a sort of one entry per body, so a step
+// costs O(N log N) with a small constant, and the per-body cost does not grow with N at a fixed
+// density. Bodies much larger than the moving ones (a fixed drum, a long post) are kept out of
+// the grid and tested against every box.
 //
 // The result is sorted, so it does not depend on the order in which cells are visited:
 // deterministic, and the same on any thread. Allocation-free once the buffers have grown to the
@@ -41,7 +41,12 @@ class BroadPhase {
   void findPairs(const std::vector<Aabb>& boxes, const std::vector<char>& still);
   const std::vector<std::pair<int, int>>& pairs() const { return pairs_; }
 
+  /// Body i's box changed since findPairs() (a restart inside the step): queries find it
+  /// wherever its box is now.
+  void moved(int i);
+
   /// Bodies whose boxes overlap `box` (other than `self`), appended to `out` in index order.
+  /// Looks only at the grid cells `box` can reach, the large bodies and the moved ones.
   void query(const std::vector<Aabb>& boxes, const Aabb& box, int self,
              std::vector<int>& out) const;
 
@@ -51,8 +56,12 @@ class BroadPhase {
     int body;
   };
   double cell_ = 1.0;
-  std::vector<Entry> entries_;
+  std::vector<Entry> entries_;  ///< one per gridded body: the cell of its box's low corner, sorted
+  std::vector<std::uint64_t> cellKeys_;  ///< the occupied cells, ascending
+  std::vector<int> cellStart_;           ///< their first entry (one more: entries_.size())
   std::vector<int> large_;
+  std::vector<int> moved_;
+  std::vector<char> isMoved_;
   std::vector<std::pair<int, int>> pairs_;
 };
 

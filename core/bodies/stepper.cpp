@@ -187,6 +187,7 @@ class StepRun {
 
   void markMoved(int i) {
     if (std::find(w_.moved.begin(), w_.moved.end(), i) == w_.moved.end()) w_.moved.push_back(i);
+    w_.broad.moved(i);
   }
 
   /// Restarts body i (free) at fraction `alpha` from state s.
@@ -316,6 +317,13 @@ class StepRun {
   void addPairCandidates(int a, int b);
   void addPlaneCandidates(int a);
   bool considerCandidate(ContactRef c);
+  /// For a contact open at both ends of the rest of the step: whether its gap can dip below zero
+  /// in between (a corner of a turning body sweeping through a wall), from a bound on the gap's
+  /// curvature and samples where the bound cannot rule it out. On a dip, `cutT` is the first
+  /// sample found closed (fraction after lo) and `cutGap` its gap. False on a failed flow.
+  bool findDip(const ContactRef& c, double g1, double& cutT, double& cutGap);
+  /// A bound on |d2 gap/dt2| of contact c along the rest of the step, m/s^2.
+  double curvatureBound(const ContactRef& c) const;
   bool collectFor(int i);
   void dropCandidatesOf(int i) {
     auto& cs = w_.candidates;
@@ -332,9 +340,10 @@ class StepRun {
   bool islandAdd(int i, double lo, double t);
   bool closeIsland(double lo, double t);
   void islandContactsOf(const ContactRef& c);
-  /// Closing acceleration of an island contact from gravity: how hard the two sides are pressed
-  /// together when nothing else acts (m/s^2, > 0: pressed).
-  double closingAcceleration(const ContactRef& c, const Vec3& n) const;
+  /// Closing acceleration of an island contact in the free motion: how hard the two sides are
+  /// pressed together when nothing else acts (m/s^2, > 0: pressed). rA, rB: the material points
+  /// of the contact from each centre of mass, world.
+  double closingAcceleration(const ContactRef& c, const Vec3& n, const Vec3& rA, const Vec3& rB) const;
   /// Holds the event's slow contacts and lets go of the fast ones; true when any hold changed.
   bool updateHolds(double alpha);
   /// Gives back the energy a held elastic contact kept, as a separating impulse (J).
@@ -492,17 +501,90 @@ bool StepRun::considerCandidate(ContactRef c) {
     }
   }
   const double g1 = endGap(c);
-  if (g1 > 0.0) return true;
   if (!std::isfinite(g1)) {
     r_.fail(RunStatus::NonFinite, "", -1, 1.0);
     return false;
+  }
+  double cutT = -1.0, cutGap = 0.0;
+  if (g1 > 0.0) {
+    if (!findDip(c, g1, cutT, cutGap)) return r_.status == RunStatus::Ok;
+    if (!(cutT >= 0.0)) return true;
   }
   for (const Candidate& k : w_.candidates) {
     if (k.c.sameAs(c)) return true;  // already listed (both bodies of a pair moved in one event)
   }
   Candidate k;
   k.c = c;
+  k.cutT = cutT;
+  k.cutGap = cutGap;
   w_.candidates.push_back(k);
+  return true;
+}
+
+double StepRun::curvatureBound(const ContactRef& c) const {
+  // A material point at distance r from the centre of mass accelerates by at most
+  // |a_com| + |omega_dot| r + |omega|^2 r; the gap of a convex part moves no faster than its
+  // farthest point. Torque-free: omega_dot = J^-1 (Pi x Omega) in the body frame.
+  auto term = [&](int body, int part) {
+    const Body& b = m_.bodies[std::size_t(body)];
+    if (b.fixed) return 0.0;
+    const BodyState& s = w_.base[std::size_t(body)];
+    const Vec3 omega = b.Jinv * s.Pi;
+    const double r = b.parts[std::size_t(part)].centre.norm() + b.parts[std::size_t(part)].radius;
+    const double spin = (b.Jinv * s.Pi.cross(omega)).norm() + omega.squaredNorm();
+    return spin * r;
+  };
+  double bound = term(c.a, c.pa);
+  if (c.b >= 0) {
+    bound += term(c.b, c.pb);
+    // Gravity moves both sides alike unless one of them is fixed.
+    if (m_.bodies[std::size_t(c.b)].fixed) bound += m_.g;
+  } else {
+    bound += m_.g * std::fabs(m_.planes[std::size_t(c.plane)].n.z());
+  }
+  return 1.5 * bound;  // margin for the discrete path against the continuous bound
+}
+
+bool StepRun::findDip(const ContactRef& c, double g1, double& cutT, double& cutGap) {
+  cutT = -1.0;
+  const double lo = c.b >= 0 ? std::max(w_.alpha[std::size_t(c.a)], w_.alpha[std::size_t(c.b)])
+                             : w_.alpha[std::size_t(c.a)];
+  const double tEnd = 1.0 - lo;
+  const double B = curvatureBound(c);
+  // On [ta, tb] (fractions after lo) with gaps ga, gb > 0 the gap is at least the chord minus
+  // B dt^2 / 8 (dt = (tb - ta) h): no dip when that stays positive.
+  auto safe = [&](double ta, double ga, double tb, double gb) {
+    const double dt = (tb - ta) * h_;
+    return std::min(ga, gb) - 0.125 * B * dt * dt > 0.0;
+  };
+  BodyState sa, sb;
+  double g0;
+  if (!gapAt(c, lo, 0.0, g0, sa, sb)) return false;
+  if (!(g0 > m_.closedGap)) return true;  // closed at its start: timeCandidate's business
+  if (safe(0.0, g0, tEnd, g1)) return true;
+  // Bisect the intervals the bound cannot clear, in time order, to a depth of 2^-14 of a step.
+  struct Span {
+    double ta, ga, tb, gb;
+    int depth;
+  };
+  Span stack[64];
+  int top = 0;
+  stack[top++] = {0.0, g0, tEnd, g1, 0};
+  while (top > 0) {
+    const Span s = stack[--top];
+    const double tm = 0.5 * (s.ta + s.tb);
+    double gm;
+    if (!gapAt(c, lo, tm, gm, sa, sb)) return false;
+    if (!(gm > 0.0)) {
+      cutT = tm;
+      cutGap = gm;
+      return true;
+    }
+    if (s.depth >= 14) continue;
+    // Later half first on the stack, so the earlier half is examined first.
+    if (!safe(tm, gm, s.tb, s.gb) && top < 63) stack[top++] = {tm, gm, s.tb, s.gb, s.depth + 1};
+    if (!safe(s.ta, s.ga, tm, gm) && top < 63) stack[top++] = {s.ta, s.ga, tm, gm, s.depth + 1};
+  }
   return true;
 }
 
@@ -579,8 +661,9 @@ bool StepRun::timeCandidate(Candidate& k) {
                              : w_.alpha[std::size_t(c.a)];
   k.lo = lo;
   k.timed = true;
-  const double g1 = endGap(c);
-  const double tEnd = 1.0 - lo;
+  const bool cut = k.cutT >= 0.0;
+  const double g1 = cut ? k.cutGap : endGap(c);
+  const double tEnd = cut ? k.cutT : 1.0 - lo;
   BodyState sa, sb;
   double g0;
   if (!gapAt(c, lo, 0.0, g0, sa, sb)) return false;
@@ -604,8 +687,9 @@ bool StepRun::timeCandidate(Candidate& k) {
     k.closedAtLo = false;
     return true;
   }
-  // Closed and not approaching: touching at rest stays (round-off below the closed gap) ...
-  if (g1 >= -m_.closedGap) {
+  // Closed and not approaching: touching at rest stays (round-off below the closed gap), and a
+  // contact that is opening along the step is leaving ...
+  if (g1 >= -m_.closedGap || g1 > g0) {
     k.timed = false;  // not an event
     k.alpha = 2.0;
     return true;
@@ -651,14 +735,26 @@ bool StepRun::islandAdd(int i, double lo, double t) {
   return true;
 }
 
-double StepRun::closingAcceleration(const ContactRef& c, const Vec3& n) const {
-  // Gravity pulls a free body down; a fixed body, a plane or a body held in a group does not
-  // accelerate (it is supported). The contact is pressed when A accelerates towards B along -n.
-  const Vec3 gravity(0.0, 0.0, -m_.g);
-  const Vec3 accA = gravity;
-  Vec3 accB = Vec3::Zero();
-  if (c.b >= 0 && !m_.bodies[std::size_t(c.b)].fixed && groupOf(c.b) < 0) accB = gravity;
-  return -n.dot(accA - accB);
+double StepRun::closingAcceleration(const ContactRef& c, const Vec3& n, const Vec3& rA,
+                                    const Vec3& rB) const {
+  // The acceleration of each side's contact point in the free motion: gravity (none for a body
+  // held in a group: it is supported), plus the rigid body's omega_dot x r + omega x (omega x r)
+  // with Euler's torque-free omega_dot (J omega_dot = Pi x Omega in the body frame). A vertex
+  // grazing a wall while the body turns is pressed by the last term alone.
+  auto pointAcceleration = [&](int body, const Vec3& r) {
+    const Body& b = m_.bodies[std::size_t(body)];
+    if (b.fixed) return Vec3(Vec3::Zero());
+    const BodyState& s = w_.at[std::size_t(body)];
+    const Vec3 omegaBody = b.Jinv * s.Pi;
+    const Vec3 omega = s.R * omegaBody;
+    const Vec3 omegaDot = s.R * (b.Jinv * s.Pi.cross(omegaBody));
+    Vec3 a = omegaDot.cross(r) + omega.cross(omega.cross(r));
+    if (groupOf(body) < 0) a.z() -= m_.g;
+    return a;
+  };
+  const Vec3 aA = pointAcceleration(c.a, rA);
+  const Vec3 aB = c.b >= 0 ? pointAcceleration(c.b, rB) : Vec3(Vec3::Zero());
+  return -n.dot(aA - aB);
 }
 
 void StepRun::islandContactsOf(const ContactRef& c) {
@@ -679,7 +775,6 @@ void StepRun::islandContactsOf(const ContactRef& c) {
   }
   const std::int64_t keyB = c.b >= 0 ? std::int64_t(c.b) : planeIndex(c.plane);
   const double e = restitutionOf(m_, c.a, keyB);
-  const double closing = closingAcceleration(c, man.normal);
   ContactRef plain = c;
   plain.excludeHeld = false;
   for (int k = 0; k < man.count; ++k) {
@@ -702,7 +797,15 @@ void StepRun::islandContactsOf(const ContactRef& c) {
     w_.contactOf.push_back(plain);
     w_.pointOf.push_back(p.pointA);
     w_.manifoldOf.push_back(p);
-    w_.closingOf.push_back(closing);
+    // The material point: a polyhedron's vertex (the centre of its rounding), else the contact
+    // point itself.
+    Vec3 rA = p.pointA - sa.x;
+    if (p.vertexA >= 0) {
+      const se3::PolyhedronPart& poly = A.shape.polyhedra[std::size_t(A.parts[std::size_t(c.pa)].index)];
+      rA = sa.R * poly.vertices[std::size_t(p.vertexA)];
+    }
+    const Vec3 rB = c.b >= 0 ? Vec3(p.pointB - w_.at[std::size_t(c.b)].x) : Vec3(Vec3::Zero());
+    w_.closingOf.push_back(closingAcceleration(c, man.normal, rA, rB));
   }
 }
 
@@ -790,10 +893,14 @@ bool StepRun::updateHolds(double /*alpha*/) {
   w_.touched.clear();
   // Which contacts of the island are held from now on: the pressed ones whose rebound would come
   // back within half a step.
+  // An elastic contact bounces as long as it has any speed (each bounce conserves energy, and the
+  // step resolves several); only one pressed at no speed at all is held. With restitution the
+  // bounces shrink geometrically, and below the step's resolution the contact settles.
   auto holdIt = [&](std::size_t q) {
     const ImpactContact& ic = w_.islandContacts[q];
     const double c = w_.closingOf[q];
     if (!(c > 0.0)) return false;
+    if (ic.e >= 1.0) return ic.uAfter <= ic.uNoise;
     return impact::bounceBelowResolution(std::max(ic.uAfter, 0.0), c, h_);
   };
   // Energy kept by the rows this event replaces, per contact (given to its new rows or back).

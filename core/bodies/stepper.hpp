@@ -88,6 +88,9 @@ struct StepWork {
     double lo = 0.0, t = 0.0;  ///< alpha = lo + t, lo the later restart of its bodies
     bool timed = false;
     bool closedAtLo = false;   ///< event at lo: closed and approaching there
+    /// A gap that dips below zero inside the step and is open again at its end: the sample
+    /// (fraction after lo) where it was found closed, and its value there; cutT < 0: none.
+    double cutT = -1.0, cutGap = 0.0;
   };
   std::vector<Candidate> candidates;
   std::vector<int> islandIndex;     ///< per body: its index in the island, -1 if not in it

@@ -173,8 +173,11 @@ inline double totalEnergy(const RigidBodyModel& model, const RigidBodyState& s) 
 inline SolveFResult flow(const RigidBodyModel& model, const RigidBodyState& s, double tau,
                          RigidBodyState& out) {
   const double gt = model.g * tau;
-  out.x = s.x + (tau / model.m) * s.gamma;
-  out.x.z() -= 0.5 * gt * tau;
+  // One rounding of a varying increment (a constant subtracted from z every step would round the
+  // same way each time: a steady drift of the potential energy; docs/se3-lgvci.md).
+  Vec3 dx = (tau / model.m) * s.gamma;
+  dx.z() -= 0.5 * gt * tau;
+  out.x = s.x + dx;
   out.gamma = s.gamma;
   out.gamma.z() -= model.m * gt;
   const SolveFResult f =
