@@ -3,6 +3,9 @@
 ricochet_add_test(NAME test_trace_decimator SOURCES test_trace_decimator.cpp LABELS core)
 
 if(RICOCHET_BUILD_GUI)
+  # The rooms of app/desktop and the directions in which they include each other (reads the
+  # sources; no display needed).
+  ricochet_add_test(NAME test_desktop_layering SOURCES test_desktop_layering.cpp LABELS gui TIMEOUT 60)
   # The frame pacing policy alone (fake clock, frames reported by hand): no display needed.
   ricochet_add_test(NAME test_gui_frame_pacer SOURCES test_gui_frame_pacer.cpp
     LABELS gui LIBS ricochet_desktop TIMEOUT 60)

@@ -10,15 +10,18 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/body_editor.hpp"
+#include "app/desktop/bodies/body_editor.hpp"
+#include "app/desktop/bodies/walls_editor.hpp"
 #include "app/desktop/file_actions.hpp"
-#include "app/desktop/scenario_files.hpp"
+#include "app/desktop/scenario/scenario_files.hpp"
 #include "core/io/body_io.hpp"
 #include "core/se3/rigid_body_system.hpp"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMimeData>
@@ -27,6 +30,7 @@
 #include <QScrollArea>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolButton>
 #include <QUrl>
 
 #include <Eigen/Core>
@@ -40,6 +44,7 @@ using namespace exporttest;
 using namespace guitest;
 using ricochet::BodyNode;
 using ricochet::app::BodyEditor;
+using ricochet::app::WallsEditor;
 
 namespace {
 
@@ -467,6 +472,120 @@ class TestGuiBody : public QObject {
     QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.1));
   }
 
+  // The walls of the body's world, edited in the Body section: a box around the body (centred
+  // where it starts), a ceiling, a size the worker refuses (the box cuts the body) shown as the
+  // section shows refusals, undo, a plane added, a zero normal refused with the scenario file's
+  // own message before anything runs, the plane removed; saved, the file's "world" holds it.
+  void wallsEditorWritesTheWorld() {
+    auto w = openRigidBody();
+    QVERIFY(w);
+    BodyEditor* body = w->editor()->bodyEditor();
+    WallsEditor* walls = body->wallsEditor();
+    QVERIFY(walls && walls->isVisibleTo(w.get()));
+    QVERIFY(!walls->boxCheck()->isChecked());
+    QCOMPARE(walls->planeCount(), 0);
+    const auto world = [&] { return w->currentRun()->scenario.body->world; };
+    QVERIFY(world().empty());
+    const std::size_t obstacles = w->currentRun()->scene.obstacles.size();
+
+    std::uint64_t generation = w->currentRun()->generation;
+    QTest::mouseClick(walls->boxCheck(), Qt::LeftButton, {}, onIndicator(walls->boxCheck()));
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QVERIFY(world().box);
+    QCOMPARE(world().box->size, Eigen::Vector2d(10.0, 10.0));
+    QCOMPARE(world().box->center, Eigen::Vector2d(0.0, 0.0));  // the cube starts at x0 = y0 = 0
+    QCOMPARE(world().box->height, 0.0);
+    QCOMPARE(w->currentRun()->scene.obstacles.size(), obstacles + 4);  // four walls drawn
+    QVERIFY(walls->boxField(QStringLiteral("Lx"))->isVisible());
+
+    generation = w->currentRun()->generation;
+    QVERIFY(walls->ceilingCheck()->isVisible());
+    QTest::mouseClick(walls->ceilingCheck(), Qt::LeftButton, {},
+                      onIndicator(walls->ceilingCheck()));
+    QVERIFY2(waitFor([&] { return w->currentRun()->generation > generation; }),
+             qPrintable(body->findChild<QLabel*>(QStringLiteral("bodyMessage"))->text()));
+    QCOMPARE(world().box->height, 20.0);  // twice the start's height (z0 = 10 m)
+    QCOMPARE(w->currentRun()->scene.obstacles.size(), obstacles + 5);
+
+    // A box 2 m wide cuts the 3.46 m cube at its start: refused, as any body edit is.
+    generation = w->currentRun()->generation;
+    typeInto(walls->boxField(QStringLiteral("Lx")), QStringLiteral("2"));
+    QVERIFY(waitFor([&] { return walls->boxField(QStringLiteral("Lx"))->hasError(); }));
+    const QString refusal = walls->boxField(QStringLiteral("Lx"))->error();
+    QVERIFY2(refusal.contains(QStringLiteral("wall")), qPrintable(refusal));
+    QVERIFY(body->hasError());
+    QVERIFY(w->editor()->messageFor(walls->boxField(QStringLiteral("Lx"))).startsWith(refusal));
+    QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.1));
+    QCOMPARE(w->currentRun()->generation, generation);
+    QCOMPARE(world().box->size.x(), 10.0);
+    typeInto(walls->boxField(QStringLiteral("Lx")), QStringLiteral("12"));
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(world().box->size.x(), 12.0);
+    QVERIFY(!body->hasError());
+    // Undo: one step per edit.
+    generation = w->currentRun()->generation;
+    w->findChild<QAction*>(QStringLiteral("undoAction"))->trigger();
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(world().box->size.x(), 10.0);
+    QCOMPARE(walls->boxField(QStringLiteral("Lx"))->value(), 10.0);
+    generation = w->currentRun()->generation;
+    w->findChild<QAction*>(QStringLiteral("redoAction"))->trigger();
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(world().box->size.x(), 12.0);
+
+    // A plane: 5 m beyond the start along x, the body on its -x side.
+    generation = w->currentRun()->generation;
+    QTest::mouseClick(walls->addPlaneButton(), Qt::LeftButton);
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QCOMPARE(world().walls.size(), std::size_t(1));
+    QCOMPARE(world().walls[0].normal, Eigen::Vector3d(-1.0, 0.0, 0.0));
+    QCOMPARE(walls->planeCount(), 1);
+    QCOMPARE(walls->planeField(0, QStringLiteral("offset"))->value(), -5.0);
+    // A zero normal: the file's own message, nothing sent.
+    generation = w->currentRun()->generation;
+    typeInto(walls->planeField(0, QStringLiteral("nx")), QStringLiteral("0"));
+    QVERIFY(waitFor([&] { return walls->planeField(0, QStringLiteral("nx"))->hasError(); }));
+    QCOMPARE(
+        walls->planeField(0, QStringLiteral("nx"))->error(),
+        QStringLiteral("\"world.walls[0].normal\" has length 0: a wall needs a non-zero normal"));
+    QVERIFY(body->hasError());
+    QTest::qWait(200);
+    QCOMPARE(w->currentRun()->generation, generation);
+    // Tilted a little and moved out: the plane n.x = d with n made unit.
+    typeInto(walls->planeField(0, QStringLiteral("nx")), QStringLiteral("-1"));
+    QVERIFY(waitFor([&] { return !walls->planeField(0, QStringLiteral("nx"))->hasError(); }));
+    generation = w->currentRun()->generation;
+    typeInto(walls->planeField(0, QStringLiteral("offset")), QStringLiteral("-4"));
+    QVERIFY(waitFor(
+        [&] { return w->currentRun()->generation > generation && world().walls.size() == 1; }));
+    QCOMPARE(world().walls[0].point, Eigen::Vector3d(4.0, 0.0, 0.0));
+
+    // Saved: the file's "world" is what the editor shows.
+    const QString file = dir_.filePath(QStringLiteral("walls.json"));
+    QCOMPARE(w->fileActions()->scenarios()->saveTo(file), QString());
+    const QJsonObject saved =
+        QJsonDocument::fromJson(readAll(file)).object().value(QStringLiteral("world")).toObject();
+    const QJsonArray size =
+        saved.value(QStringLiteral("box")).toObject().value(QStringLiteral("size")).toArray();
+    QCOMPARE(size.size(), 3);
+    QCOMPARE(size[0].toDouble(), 12.0);
+    QCOMPARE(size[2].toDouble(), 20.0);
+    QCOMPARE(saved.value(QStringLiteral("walls")).toArray().size(), 1);
+    QVERIFY(QDir().mkpath(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots")));
+    auto* scroll = w->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    scroll->ensureWidgetVisible(walls->addPlaneButton());
+    QTest::qWait(100);
+    w->grab().save(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/body-walls.png"));
+
+    // Removed.
+    generation = w->currentRun()->generation;
+    QTest::mouseClick(walls->removePlaneButton(0), Qt::LeftButton);
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QVERIFY(world().walls.empty());
+    QCOMPARE(walls->planeCount(), 0);
+  }
+
  private:
   // A window on rigid-body (its default body, the cube) once its first run is shown; null when
   // that does not happen.
@@ -498,6 +617,9 @@ class TestGuiBody : public QObject {
     }
     return ran;
   }
+
+  // Where a user clicks a check box: on its box, at the left.
+  static QPoint onIndicator(const QWidget* check) { return QPoint(8, check->height() / 2); }
 
   // Drags `path` over `target` and drops it there, as a file manager would; true when accepted.
   static bool drop(QWidget* target, const QString& path) {

@@ -7,8 +7,8 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/export_animation.hpp"
-#include "app/desktop/export_csv.hpp"
+#include "app/desktop/export/export_animation.hpp"
+#include "app/desktop/export/export_csv.hpp"
 #include "core/io/scenario_io.hpp"
 #include "core/io/trace.hpp"
 

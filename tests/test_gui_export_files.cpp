@@ -7,7 +7,7 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/presets_menu.hpp"
+#include "app/desktop/scenario/presets_menu.hpp"
 #include "core/io/scenario_io.hpp"
 
 #include <QDir>

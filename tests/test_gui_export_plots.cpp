@@ -8,7 +8,7 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/plot_export.hpp"
+#include "app/desktop/export/plot_export.hpp"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

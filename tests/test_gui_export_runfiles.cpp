@@ -8,7 +8,7 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/export_csv.hpp"
+#include "app/desktop/export/export_csv.hpp"
 #include "io/hdf5/run_file_reader.hpp"
 
 #include <QCheckBox>

@@ -7,7 +7,7 @@
 #include "test_gui_support.hpp"
 
 #include "app/desktop/file_actions.hpp"
-#include "app/desktop/scenario_files.hpp"
+#include "app/desktop/scenario/scenario_files.hpp"
 
 #include <QFile>
 #include <QMessageBox>

@@ -5,7 +5,7 @@
 //
 // Needs no display (the pacer holds no widget): QCoreApplication only.
 
-#include "app/desktop/frame_pacer.hpp"
+#include "app/desktop/run/frame_pacer.hpp"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

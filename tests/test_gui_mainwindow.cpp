@@ -9,12 +9,13 @@
 
 #include "test_gui_support.hpp"
 
-#include "app/desktop/simulation_worker.hpp"
+#include "app/desktop/run/simulation_worker.hpp"
 #include "core/io/scenario_io.hpp"
 
 #include <QAbstractItemView>
 #include <QAction>
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QGuiApplication>
 #include <QLabel>
@@ -24,10 +25,15 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScreen>
-#include <QStatusBar>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolBar>
+#include <QWheelEvent>
 
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
@@ -619,7 +625,7 @@ class TestGuiMainWindow : public QObject {
   void playAfterTEndSaysReset() {
     auto w = openWindow(freshOptions(QString::fromStdString(firstSystem().info().id)));
     QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
-    w->editor()->setStopAtEnd(true);
+    QVERIFY(w->stopAtEndAction()->isChecked());  // the default
     auto generation = w->currentRun()->generation;
     typeInto(w->editor()->settingField(QStringLiteral("t_end")), QStringLiteral("0.3"));
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
@@ -634,60 +640,148 @@ class TestGuiMainWindow : public QObject {
     QVERIFY(!w->editor()->settingField(QStringLiteral("t_end"))->hasError());
   }
 
-  // Right after typing a value its field keeps the keyboard focus; Space, S, R, F, T and L must
-  // still reach the window's actions (the line edit claims printable keys for itself), and the
-  // field must still take numbers, scientific notation included.
-  void shortcutsWorkWhileAFieldHasFocus() {
-    auto w = openWindow(freshOptions(QString::fromStdString(firstSystem().info().id)));
+  // Keys typed into a number field belong to it: with the field focused, "2 m/s" (Space and S
+  // among its keys) and R, F, T, L are typed, and the run is neither paused, stepped nor reset,
+  // nor the view options toggled. Return runs the value (the unit may be typed after it); Escape
+  // hands the keyboard back, and Space pauses again.
+  void keysTypedIntoAFieldBelongToTheField() {
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor")));
     QVERIFY(waitForTimeBeyond(*w, 0.1));
-    NumberField* field = w->editor()->settingField(QStringLiteral("t_end"));
+    NumberField* field = w->editor()->initialField(QStringLiteral("vx0"));
+    QVERIFY(field);
+    QCOMPARE(QString::fromStdString(field->spec().unit), QStringLiteral("m/s"));
     auto generation = w->currentRun()->generation;
-    const double tEnd = w->currentRun()->scenario.tEnd == 30.0 ? 40.0 : 30.0;
-    typeInto(field, tEnd == 30.0 ? QStringLiteral("3e1") : QStringLiteral("4e1"));  // 'e' types
+    field->setFocus();
+    QVERIFY(waitFor([&] { return QApplication::focusWidget() == field; }, 2000));
+    field->textEditor()->selectAll();
+    std::vector<bool> checked;
+    QList<QAction*> toggles;
+    for (QAction* a : w->findChildren<QAction*>()) {
+      const QKeySequence key = a->shortcut();
+      if (key == QKeySequence(Qt::Key_F) || key == QKeySequence(Qt::Key_T) ||
+          key == QKeySequence(Qt::Key_L)) {
+        toggles << a;
+        checked.push_back(a->isChecked());
+      }
+    }
+    QCOMPARE(toggles.size(), 3);
+    QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("2 m/s rftl"));
+    QTest::qWait(300);
+    QCOMPARE(field->textEditor()->text(), QStringLiteral("2 m/s rftl"));  // every key typed
+    QVERIFY(w->lastSnapshot()->running);                                  // Space did not pause
+    QCOMPARE(w->currentRun()->generation, generation);                    // R did not reset
+    for (int i = 0; i < toggles.size(); ++i)
+      QCOMPARE(toggles[i]->isChecked(), bool(checked[std::size_t(i)]));
+    // The value with its unit runs.
+    for (int i = 0; i < 5; ++i) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backspace);
+    QCOMPARE(field->textEditor()->text(), QStringLiteral("2 m/s"));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
-    QCOMPARE(w->currentRun()->scenario.tEnd, tEnd);
-    QVERIFY(waitForTimeBeyond(*w, 0.1));
-    QWidget* focused = QApplication::focusWidget();
-    QVERIFY(focused);
-    QVERIFY2(focused == field, focused->metaObject()->className());  // its line edit's proxy
-    const QString text = field->textEditor()->text();
-
-    QTest::keyClick(focused, Qt::Key_Space);  // pause
+    const auto vx0 =
+        ricochet::indexOf(ricochet::findSystem("particle-floor")->info().initial, "vx0");
+    QVERIFY(vx0);
+    QCOMPARE(w->currentRun()->scenario.initial[*vx0], 2.0);
+    QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(field));  // still typing there
+    // Escape gives the keys back to the window: Space pauses, S steps.
+    QVERIFY(waitFor([&] { return w->lastSnapshot() && w->lastSnapshot()->running; }));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+    QVERIFY(QApplication::focusWidget() != field);
+    QTest::keyClick(w.get(), Qt::Key_Space);
     QVERIFY(waitFor([&] { return !w->lastSnapshot()->running; }, 2000));
     QCOMPARE(shownState(*w), QStringLiteral("paused"));
-    const auto paused = w->lastSnapshot();
-    QTest::keyClick(focused, Qt::Key_S);  // one step
-    QVERIFY(waitFor([&] { return w->lastSnapshot()->step == paused->step + 1; }, 2000));
-    QCOMPARE(shownCount(*w, "steps"), paused->step + 1);
-    QTest::keyClick(focused, Qt::Key_Space);  // resume
-    QVERIFY(waitFor([&] { return w->lastSnapshot()->running; }, 2000));
-    QCOMPARE(shownState(*w), QStringLiteral("running"));
-    generation = w->currentRun()->generation;
-    QTest::keyClick(focused, Qt::Key_R);  // reset
-    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }, 2000));
-    QCOMPARE(w->statusBar()->currentMessage(), QStringLiteral("Reset to the initial conditions"));
-    int toggled = 0;
-    for (QAction* a : w->findChildren<QAction*>()) {  // F, T, L toggle the view options
-      const QKeySequence key = a->shortcut();
-      if (key != QKeySequence(Qt::Key_F) && key != QKeySequence(Qt::Key_T) &&
-          key != QKeySequence(Qt::Key_L)) {
-        continue;
-      }
-      const bool before = a->isChecked();
-      QTest::keyClick(focused, key[0].key());
-      QVERIFY2(a->isChecked() != before, qPrintable(a->text()));
-      ++toggled;
-    }
-    QCOMPARE(toggled, 3);
-    QCOMPARE(QApplication::focusWidget(), focused);  // the keys went by, the focus stayed
-    QCOMPARE(field->textEditor()->text(), text);     // and nothing was typed
-    // The field still takes a number, scientific notation included.
-    generation = w->currentRun()->generation;
-    field->textEditor()->selectAll();
-    QTest::keyClicks(focused, QStringLiteral("1.5E+1"));
-    QTest::keyClick(focused, Qt::Key_Return);
+    const auto paused = w->lastSnapshot()->step;
+    QTest::keyClick(w.get(), Qt::Key_S);
+    QVERIFY(waitFor([&] { return w->lastSnapshot()->step == paused + 1; }, 2000));
+  }
+
+  // The wheel over a field of the scenario dock scrolls the dock; the value under the pointer is
+  // changed only once the field has the focus (a click or Tab).
+  void wheelScrollsTheDockNotTheFieldUnderThePointer() {
+    auto w = openWindow(freshOptions(QStringLiteral("rigid-body")));
+    w->resize(1280, 600);  // the Body section makes the dock scroll
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    auto* scroll =
+        w->findChild<QDockWidget*>(QStringLiteral("scenarioDock"))->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    QVERIFY(waitFor([&] { return scroll->verticalScrollBar()->maximum() > 0; }, 3000));
+    scroll->verticalScrollBar()->setValue(0);
+    NumberField* field = w->editor()->initialField(QStringLiteral("z0"));
+    QVERIFY2(field, qPrintable(QString::fromStdString(w->currentRun()->scenario.system)));
+    QVERIFY(waitFor([&] { return field->isVisible(); }, 3000));
+    field->clearFocus();
+    const double before = field->value();
+    const auto generation = w->currentRun()->generation;
+    const auto wheel = [&](QWidget* target) {
+      const QPointF local(target->width() / 2.0, target->height() / 2.0);
+      QWheelEvent e(local, target->mapToGlobal(local), QPoint(), QPoint(0, -120), Qt::NoButton,
+                    Qt::NoModifier, Qt::NoScrollPhase, false);
+      QApplication::sendEvent(target, &e);
+    };
+    wheel(field);  // the pointer over the field, as a user scrolls the dock past it
+    QTest::qWait(200);
+    QCOMPARE(field->value(), before);
+    QCOMPARE(w->currentRun()->generation, generation);
+    QVERIFY2(scroll->verticalScrollBar()->value() > 0, "the dock did not scroll");
+    // The system and integrator combos pass the wheel on too.
+    const int system = w->editor()->systemCombo()->currentIndex();
+    scroll->verticalScrollBar()->setValue(0);
+    wheel(w->editor()->systemCombo());
+    QCOMPARE(w->editor()->systemCombo()->currentIndex(), system);
+    QVERIFY(scroll->verticalScrollBar()->value() > 0);
+    // Focused, the field takes the wheel: one step down, and the run restarts with it.
+    field->setFocus();
+    QVERIFY(waitFor([&] { return field->hasFocus(); }, 2000));
+    wheel(field);
     QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
-    QCOMPARE(w->currentRun()->scenario.tEnd, 15.0);
+    QVERIFY2(field->value() < before, qPrintable(QString::number(field->value())));
+  }
+
+  // Stop at t_end is on in a fresh window and sits on the Run toolbar beside Play, Step and
+  // Reset (and in the Simulation menu): a run pauses at its scenario's end.
+  void stopAtTEndIsOnBesideTheRunControls() {
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor")));
+    QAction* stop = w->stopAtEndAction();
+    QVERIFY(stop && stop->isCheckable());
+    QVERIFY(stop->isChecked());
+    auto* bar = w->findChild<QToolBar*>(QStringLiteral("runToolBar"));
+    QVERIFY(bar && bar->isVisible());
+    QWidget* button = bar->widgetForAction(stop);
+    QWidget* reset = bar->widgetForAction(w->resetAction());
+    QVERIFY(button && reset && button->isVisible());
+    QVERIFY2(button->x() > reset->x() && button->x() - reset->geometry().right() < 40,
+             qPrintable(QString("reset at %1, stop at %2").arg(reset->x()).arg(button->x())));
+    bool inMenu = false;
+    for (QAction* a : w->menuBar()->actions()) {
+      if (a->menu() && a->menu()->actions().contains(stop)) inMenu = true;
+    }
+    QVERIFY(inMenu);
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    auto generation = w->currentRun()->generation;
+    typeInto(w->editor()->settingField(QStringLiteral("t_end")), QStringLiteral("0.3"));
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() && w->lastSnapshot()->finished; }));
+    QCOMPARE(shownState(*w), QStringLiteral("at t_end"));
+    QVERIFY(std::fabs(w->lastSnapshot()->t - 0.3) < w->currentRun()->scenario.integrator.h);
+    // Off: the run goes on past t_end (the choice is remembered for the next window).
+    stop->setChecked(false);
+    generation = w->currentRun()->generation;
+    w->playAction()->trigger();  // starts over
+    QVERIFY(waitFor([&] { return w->currentRun()->generation > generation; }));
+    QVERIFY(waitForTimeBeyond(*w, 0.5));
+    QCOMPARE(QSettings().value(QStringLiteral("run/stopAtEnd")).toBool(), false);
+    // A stored value is a user's own choice (only a toggle writes it): a window that restores
+    // its settings keeps it; without one it is on.
+    w.reset();
+    MainWindowOptions restoring = freshOptions(QStringLiteral("particle-floor"));
+    restoring.restoreSettings = true;
+    w = openWindow(restoring);
+    QVERIFY(!w->stopAtEndAction()->isChecked());
+    w.reset();
+    QSettings().clear();
+    w = openWindow(restoring);
+    QVERIFY(w->stopAtEndAction()->isChecked());
+    w.reset();
+    QSettings().clear();
   }
 
   // Acceptance: a GUI-thread timer is never late by more than 100 ms while the worker runs as
@@ -705,6 +799,7 @@ class TestGuiMainWindow : public QObject {
     QFETCH(QString, id);
     auto w = openWindow(freshOptions(id));
     QVERIFY(waitForTimeBeyond(*w, 0.05));
+    w->stopAtEndAction()->setChecked(false);  // the worker flat out for the whole measurement
     QComboBox* speed = w->speedCombo();
     speed->setCurrentIndex(speed->findText(QStringLiteral("max")));
     int shown = 0;

@@ -7,8 +7,8 @@
 //
 // Needs a QGuiApplication for font metrics (no window is shown).
 
-#include "app/desktop/plot_figure.hpp"
-#include "app/desktop/plot_svg.hpp"
+#include "app/desktop/plots/plot_figure.hpp"
+#include "app/desktop/plots/plot_svg.hpp"
 
 #include <QApplication>
 #include <QXmlStreamReader>
@@ -218,6 +218,12 @@ class TestPlotFigure : public QObject {
     for (const AxisTick& a : d) labels << a.label;
     QCOMPARE(labels, (QStringList{"-3", "-2", "-1", "0", "1", "2", "3"}));
     QCOMPARE(ricochet::app::exponentSuffix(-13), QStringLiteral(" (\u00d71e-13)"));
+    // An axis too short for more than the tick 0 still takes its scale from the interval.
+    const std::vector<AxisTick> one =
+        ricochet::app::axisTicks(-2.2e-16, 2.2e-16, 40, true, &exponent);
+    QCOMPARE(one.size(), std::size_t(1));
+    QCOMPARE(one.front().label, QStringLiteral("0"));
+    QCOMPARE(exponent, -16);
     // No data, all zero, a log axis.
     QCOMPARE(ricochet::app::valueRange(1.0, 0.0).lo, -1.0);
     QVERIFY(ricochet::app::valueRange(0.0, 0.0).hi > 0.0);

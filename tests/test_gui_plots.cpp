@@ -8,14 +8,19 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/plot_canvas.hpp"
-#include "app/desktop/plot_layout.hpp"
-#include "app/desktop/plot_painter.hpp"
-#include "app/desktop/plot_samples.hpp"
+#include "app/desktop/plots/plot_canvas.hpp"
+#include "app/desktop/plots/plot_charts.hpp"
+#include "app/desktop/plots/plot_layout.hpp"
+#include "app/desktop/plots/plot_painter.hpp"
+#include "app/desktop/run/plot_samples.hpp"
 
 #include <QDialog>
+#include <QDir>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QWheelEvent>
+
+#include "core/io/scenario_io.hpp"
 
 #include <cstring>
 #include <set>
@@ -24,6 +29,7 @@ using namespace exporttest;
 using namespace guitest;
 using ricochet::app::ChartLayout;
 using ricochet::app::FigureLayout;
+using ricochet::app::MainWindowOptions;
 using ricochet::app::PanelKind;
 using ricochet::app::PlotChart;
 using ricochet::app::PlotPanel;
@@ -349,6 +355,158 @@ class TestGuiPlots : public QObject {
     std::unique_ptr<QMenu> menu(p->panelMenu(map));
     menu->findChild<QAction*>(QStringLiteral("removePlotAction"))->trigger();
     QCOMPARE(p->panelCount(), before - 1);
+  }
+
+  // A new phase portrait or impact map opens on a coordinate and its momentum that both move:
+  // the height and vertical momentum of a bouncing body, the pendulum's angle and its rate (never
+  // a momentum the system conserves, such as p.x over a floor: a flat line).
+  void phasePortraitAndImpactMapOpenOnAPairThatMoves_data() {
+    QTest::addColumn<QString>("system");
+    QTest::addColumn<QString>("x");
+    QTest::addColumn<QString>("y");
+    QTest::newRow("particle") << "particle-floor"
+                              << "q.y"
+                              << "p.y";
+    QTest::newRow("star") << "star-floor"
+                          << "q.y"
+                          << "p.y";
+    QTest::newRow("pendulum") << "pendulum-cylinder"
+                              << "q.theta"
+                              << "p.theta";
+    QTest::newRow("cube") << "cube-plane"
+                          << "q.z"
+                          << "p.z";
+  }
+  void phasePortraitAndImpactMapOpenOnAPairThatMoves() {
+    QFETCH(QString, system);
+    QFETCH(QString, x);
+    QFETCH(QString, y);
+    auto w = pausedAt(system, 1.5);
+    QVERIFY(w);
+    PlotPanel* p = w->plots();
+    for (PanelKind kind : {PanelKind::Phase, PanelKind::ImpactMap}) {
+      const int panel = p->addPanel({kind, -1, {}, false});
+      const PlotChart c = p->panelChart(panel);
+      QCOMPARE(c.xTitle, x);
+      QCOMPARE(c.yTitle, y);
+      if (kind == PanelKind::ImpactMap) continue;
+      // Both move over the run so far: neither axis is a flat line.
+      const PlotSeries& dots = c.series.front();
+      QVERIFY(dots.t.size() > 10);
+      const auto [x0, x1] = std::minmax_element(dots.t.begin(), dots.t.end());
+      const auto [y0, y1] = std::minmax_element(dots.y.begin(), dots.y.end());
+      QVERIFY2(*x1 - *x0 > 1e-3 * std::max(1.0, std::fabs(*x1)), qPrintable(x));
+      QVERIFY2(*y1 - *y0 > 1e-3 * std::max(1.0, std::fabs(*y1)), qPrintable(y));
+    }
+  }
+
+  // The phase portrait's caption counts its states in words: "every 2nd step", "every 4th step".
+  void phaseCaptionSaysEvery2ndStep() {
+    using ricochet::app::ordinal;
+    QStringList got;
+    for (std::int64_t n : {1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 32, 101, 112, 512, 1024})
+      got << ordinal(n);
+    QCOMPARE(got, (QStringList{"1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd",
+                               "23rd", "32nd", "101st", "112th", "512th", "1024th"}));
+    // The caption of a run whose rows are kept every 2nd step (4 rows held of 6 steps).
+    auto snapshot = std::make_shared<ricochet::app::Snapshot>();
+    ricochet::app::StrideRows rows(2, 4);
+    const double v[2] = {1.0, 2.0};
+    for (std::int64_t step = 0; step <= 6; ++step) {
+      if (rows.wants(step)) rows.add(step, v);
+    }
+    QCOMPARE(rows.stride(), std::int64_t(2));
+    snapshot->rows = std::make_shared<const ricochet::app::StrideRows>(rows);
+    snapshot->impactRows = std::make_shared<const ricochet::app::ImpactRows>(2);
+    ricochet::app::ChartContext c;
+    c.names = {QStringLiteral("q.y"), QStringLiteral("p.y")};
+    c.snapshot = snapshot;
+    const PlotChart chart = ricochet::app::buildChart(
+        {PanelKind::Phase, -1, {QStringLiteral("q.y"), QStringLiteral("p.y")}, false}, c);
+    QCOMPARE(chart.series.front().name, QStringLiteral("4 states (every 2nd step)"));
+  }
+
+  // The die of the die-in-a-box preset: 62 impacts over its 8 s, four of them within two steps
+  // of another (one pair in the same step). The impact map shows every one, and says so.
+  void impactMapWithFewImpactsShowsAllOfThem() {
+    const ricochet::io::ScenarioResult r = ricochet::io::loadScenario(
+        RICOCHET_SOURCE_DIR "/resources/presets/003-rigid-body-die-in-a-box.json");
+    QVERIFY2(r.ok(), r.error.c_str());
+    MainWindowOptions o = freshOptions(QStringLiteral("rigid-body"));
+    o.scenario = *r.scenario;
+    auto w = openWindow(o);
+    QVERIFY(w->stopAtEndAction()->isChecked());
+    w->speedCombo()->setCurrentIndex(w->speedCombo()->findText(QStringLiteral("max")));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() && w->lastSnapshot()->finished; }, 60000));
+    const auto snap = w->lastSnapshot();
+    QCOMPARE(snap->impacts, std::int64_t(62));
+    QCOMPARE(std::int64_t(snap->impactRows->size()), snap->impacts);
+    const int map = w->plots()->addPanel({PanelKind::ImpactMap, -1, {}, false});
+    const PlotChart c = w->plots()->panelChart(map);
+    QCOMPARE(c.series.front().t.size(), std::size_t(62));
+    QCOMPARE(c.series.front().name, QStringLiteral("62 impacts"));
+  }
+
+  // Five panels with long legends keep plots, not strips: a legend takes at most about a fifth
+  // of its chart's band (what does not fit says "+k more").
+  void fivePanelsKeepTheirPlotAreas() {
+    auto w = pausedAt(QStringLiteral("cube-plane"), 0.5);
+    QVERIFY(w);
+    PlotPanel* p = w->plots();
+    p->addPanel({PanelKind::Time,
+                 -1,
+                 {"q.x", "q.y", "q.z", "q.R11", "q.R12", "q.R13", "q.R21", "q.R22", "q.R23",
+                  "q.R31", "q.R32", "q.R33"},
+                 false});
+    p->addPanel(
+        {PanelKind::Time, -1, {"p.x", "p.y", "p.z", "p.Pi1", "p.Pi2", "p.Pi3", "mom.nRPi"}, false});
+    QCOMPARE(p->panelCount(), 5);
+    QTest::qWait(200);
+    const FigureLayout& l = w->plots()->view()->figureLayout();
+    QCOMPARE(l.charts.size(), std::size_t(5));
+    bool more = false;
+    for (const ChartLayout& c : l.charts) {
+      // Above the area: the legend and half a label's height; below it, the time axis (the
+      // last chart) or a margin.
+      QVERIFY2(c.area.top() - c.band.top() <= 0.25 * c.band.height(),
+               qPrintable(QString("the legend takes %1 px of a %2 px band")
+                              .arg(c.area.top() - c.band.top())
+                              .arg(c.band.height())));
+      QVERIFY2(c.area.height() >= 0.45 * c.band.height(),
+               qPrintable(QString("plot area %1 px of a %2 px band")
+                              .arg(c.area.height())
+                              .arg(c.band.height())));
+      for (const auto& e : c.legend) more = more || e.text.contains(QStringLiteral(" more"));
+      if (!c.legend.empty()) QVERIFY(c.legendRect.bottom() < c.area.top());
+    }
+    QVERIFY(more);  // the 12 positions do not fit one row of a 430 px dock
+    QVERIFY(QDir().mkpath(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots")));
+    w->plots()->grab().save(
+        QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/plots-five-panels.png"));
+  }
+
+  // The first snapshot (t = 0: every series one value) draws its axes with round labels, not
+  // the round-off of a minimum span (3.999998 ... 4.000002).
+  void constantAxesAtTheStartHaveRoundLabels() {
+    auto w = openWindow(freshOptions(QStringLiteral("particle-floor"), false));
+    QVERIFY(waitFor([&] { return w->lastSnapshot() != nullptr; }));
+    QTest::qWait(200);
+    QCOMPARE(w->lastSnapshot()->t, 0.0);
+    const FigureLayout& l = w->plots()->view()->figureLayout();
+    QVERIFY(!l.charts.empty());
+    const QRegularExpression longDecimals(QStringLiteral("\\.\\d{4,}"));
+    for (const ChartLayout& c : l.charts) {
+      QVERIFY(c.yTicks.size() >= 2);
+      std::set<QString> labels;
+      for (const auto& t : c.yTicks) {
+        QVERIFY2(!longDecimals.match(t.label).hasMatch(),
+                 qPrintable(c.yTitle + QStringLiteral(": ") + t.label));
+        labels.insert(t.label);
+      }
+      QCOMPARE(labels.size(), c.yTicks.size());
+    }
+    QVERIFY(QDir().mkpath(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots")));
+    w->plots()->grab().save(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/plots-at-t0.png"));
   }
 
   // Bounded memory: the phase rows and the impact rows never exceed their capacities, and the

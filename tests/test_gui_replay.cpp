@@ -11,11 +11,11 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/overlay_curves.hpp"
-#include "app/desktop/plot_canvas.hpp"
-#include "app/desktop/replay_actions.hpp"
-#include "app/desktop/replay_bar.hpp"
-#include "app/desktop/status_message.hpp"
+#include "app/desktop/plots/overlay_curves.hpp"
+#include "app/desktop/plots/plot_canvas.hpp"
+#include "app/desktop/replay/replay_actions.hpp"
+#include "app/desktop/replay/replay_bar.hpp"
+#include "app/desktop/widgets/status_message.hpp"
 #include "io/hdf5/h5_support.hpp"
 #include "io/hdf5/run_file_reader.hpp"
 #include "render/scene/scene_view.hpp"
@@ -282,7 +282,17 @@ class TestGuiReplay : public QObject {
     const PlotSeries* dashed = seriesNamed(energy, QStringLiteral("total (overlay)"));
     QVERIFY(dashed);
     QVERIFY(dashed->pen.dashed);
-    QCOMPARE(dashed->legendName, QStringLiteral("total (overlay: rk4-event, h = 0.005)"));
+    // One legend entry says what the dashed curves are (each in its quantity's colour), so the
+    // legends keep to their rows: every plot area keeps most of its band.
+    QCOMPARE(dashed->legendName, QStringLiteral("dashed: overlay (rk4-event, h = 0.005)"));
+    for (const PlotSeries& s : energy.series) {
+      if (&s != dashed && s.name.endsWith(QStringLiteral(" (overlay)"))) QVERIFY(!s.inLegend);
+    }
+    QTest::qWait(100);
+    for (const auto& c : w->plots()->view()->figureLayout().charts) {
+      QVERIFY2(c.area.top() - c.band.top() <= 0.25 * c.band.height(),
+               qPrintable(QString::number(c.area.top())));
+    }
     const std::vector<double>& eB = *runB_.trace.column("energy");
     const std::vector<double>& tB = *runB_.trace.column("t");
     QCOMPARE(bits(dashed->t.front()), bits(tB.front()));

@@ -6,7 +6,7 @@
 
 #include "test_gui_support.hpp"
 
-#include "app/desktop/plot_canvas.hpp"
+#include "app/desktop/plots/plot_canvas.hpp"
 
 #include <QDir>
 
@@ -83,6 +83,7 @@ class TestGuiScreenshots : public QObject {
     w.resize(1280, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.stopAtEndAction()->setChecked(false);  // minutes of running: far past t_end
     w.speedCombo()->setCurrentIndex(w.speedCombo()->findText(QStringLiteral("max")));
     QVERIFY(waitFor([&] { return w.lastSnapshot() && w.lastSnapshot()->step >= 1'000'000; },
                     60000));

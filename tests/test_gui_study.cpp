@@ -7,8 +7,8 @@
 
 #include "test_gui_study_support.hpp"
 
-#include "app/desktop/study_painter.hpp"
-#include "app/desktop/study_results.hpp"
+#include "app/desktop/study/study_painter.hpp"
+#include "app/desktop/study/study_results.hpp"
 #include "core/io/scenario_io.hpp"
 
 #include <QCheckBox>

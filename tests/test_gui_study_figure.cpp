@@ -4,9 +4,9 @@
 // cells around their values), log-axis ticks, the hit test a click uses, and the PNG and SVG
 // encodings of the figure.
 
-#include "app/desktop/study_figure.hpp"
-#include "app/desktop/study_painter.hpp"
-#include "app/desktop/study_table.hpp"
+#include "app/desktop/study/study_figure.hpp"
+#include "app/desktop/study/study_painter.hpp"
+#include "app/desktop/study/study_table.hpp"
 #include "test_gui_support.hpp"
 
 #include <QImage>

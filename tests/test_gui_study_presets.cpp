@@ -7,11 +7,14 @@
 
 #include "test_gui_study_support.hpp"
 
-#include "app/desktop/study_preset_forms.hpp"
-#include "app/desktop/study_results.hpp"
+#include "app/desktop/study/study_preset_forms.hpp"
+#include "app/desktop/study/study_results.hpp"
 
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -165,6 +168,59 @@ class TestGuiStudyPresets : public QObject {
     const auto& info = ricochet::findSystem("cube-plane")->info();
     const std::size_t ry0 = *ricochet::indexOf(info.initial, "ry0");
     QVERIFY(waitFor([&] { return main->currentRun()->scenario.initial[ry0] == std::numbers::pi * 1e-8; }));
+  }
+
+  // The cube's sensitivity table, its results set aside by another study kind and back with
+  // theirs, said once. Long column names ("ry0+3.141592653589793e-08.distance") come on two
+  // lines, each line whole in its column; the summary of a finished study is under the progress
+  // bar only (not again in the status bar).
+  void resultsFollowTheirKindAndReadWhole() {
+    std::unique_ptr<MainWindow> main;
+    StudyWindow* sw = open(main, QStringLiteral("cube-plane"), StudyPreset::Sensitivity);
+    QVERIFY(sw);
+    typeSpin(sw->editor()->presetForms()->collisionsSpin(), 4);
+    QVERIFY(runToEnd(*sw));
+    QVERIFY2(sw->job()->results().complete, qPrintable(sw->progressLabel()->text()));
+    const QString summary = sw->progressLabel()->text();
+    QVERIFY(summary.contains(QStringLiteral(" runs in ")));
+    QVERIFY2(!sw->statusBar()->currentMessage().contains(summary),
+             qPrintable(sw->statusBar()->currentMessage()));
+    QTest::qWait(100);
+    // Every header line fits its column.
+    QHeaderView* header = sw->table()->horizontalHeader();
+    const QFontMetrics fm(header->font());
+    int twoLines = 0;
+    for (int c = 0; c < header->count(); ++c) {
+      const QString text = sw->table()->model()->headerData(c, Qt::Horizontal).toString();
+      const QString full =
+          sw->table()->model()->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+      QCOMPARE(QString(text).remove(QLatin1Char('\n')), full);  // the same name, broken
+      if (text.contains(QLatin1Char('\n'))) ++twoLines;
+      for (const QString& line : text.split(QLatin1Char('\n'))) {
+        QVERIFY2(fm.horizontalAdvance(line) < header->sectionSize(c),
+                 qPrintable(QString("%1: %2 px in a %3 px column")
+                                .arg(line)
+                                .arg(fm.horizontalAdvance(line))
+                                .arg(header->sectionSize(c))));
+      }
+    }
+    QVERIFY(twoLines >= 2);
+    saveScreenshot(*sw, QStringLiteral("study-sensitivity-table"));
+    const std::size_t points = sw->plot()->figure().pointCount();
+    QVERIFY(points > 0);
+    // Another kind: the sensitivity plot and table step aside, nothing to export.
+    chooseData(sw->editor()->presetCombo(), int(StudyPreset::Convergence));
+    QCOMPARE(sw->plot()->figure().pointCount(), std::size_t(0));
+    QCOMPARE(sw->table()->model()->rowCount(), 0);
+    QVERIFY(!sw->exportCsvAction()->isEnabled());
+    QVERIFY(!sw->exportFigureAction()->isEnabled());
+    saveScreenshot(*sw, QStringLiteral("study-kind-switched"));
+    // Back to Sensitivity: its results come back.
+    chooseData(sw->editor()->presetCombo(), int(StudyPreset::Sensitivity));
+    QCOMPARE(sw->plot()->figure().pointCount(), points);
+    QVERIFY(sw->table()->model()->rowCount() > 0);
+    QVERIFY(sw->exportCsvAction()->isEnabled());
+    QCOMPARE(sw->progressLabel()->text(), summary);
   }
 
   void compareIsTheCommandLinesButForTimings() {

@@ -5,11 +5,11 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/study_axis_row.hpp"
-#include "app/desktop/study_editor.hpp"
-#include "app/desktop/study_job.hpp"
-#include "app/desktop/study_plot.hpp"
-#include "app/desktop/study_window.hpp"
+#include "app/desktop/study/study_axis_row.hpp"
+#include "app/desktop/study/study_editor.hpp"
+#include "app/desktop/study/study_job.hpp"
+#include "app/desktop/study/study_plot.hpp"
+#include "app/desktop/study/study_window.hpp"
 
 #include <QAction>
 #include <QMenu>

@@ -4,9 +4,9 @@
 // shows, and reading numbers back from the status bar.
 
 #include "app/desktop/main_window.hpp"
-#include "app/desktop/number_field.hpp"
-#include "app/desktop/plot_panel.hpp"
-#include "app/desktop/scenario_editor.hpp"
+#include "app/desktop/plots/plot_panel.hpp"
+#include "app/desktop/scenario/scenario_editor.hpp"
+#include "app/desktop/widgets/number_field.hpp"
 #include "core/model/registry.hpp"
 #include "render/qt/vtk_widget.hpp"
 

@@ -7,12 +7,12 @@
 
 #include "test_gui_export_support.hpp"
 
-#include "app/desktop/export_animation.hpp"
-#include "app/desktop/export_controller.hpp"
-#include "app/desktop/export_csv.hpp"
-#include "app/desktop/presets_menu.hpp"
-#include "app/desktop/scenario_history.hpp"
-#include "app/desktop/status_message.hpp"
+#include "app/desktop/export/export_animation.hpp"
+#include "app/desktop/export/export_controller.hpp"
+#include "app/desktop/export/export_csv.hpp"
+#include "app/desktop/scenario/presets_menu.hpp"
+#include "app/desktop/scenario/scenario_history.hpp"
+#include "app/desktop/widgets/status_message.hpp"
 #include "core/io/scenario_io.hpp"
 
 #include <QAction>
@@ -22,6 +22,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -273,7 +274,37 @@ class TestGuiWindow : public QObject {
     w->findChild<QAction*>(QStringLiteral("gettingStartedAction"))->trigger();
     auto* guide = w->findChild<QDialog*>(QStringLiteral("gettingStarted"));
     QVERIFY(guide && guide->isVisible());
-    QVERIFY(guide->findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("Pick a system")));
+    const QString guideText = guide->findChild<QTextBrowser*>()->toPlainText();
+    QVERIFY(guideText.contains(QStringLiteral("Pick a system")));
+    // What the app is now: every system counted, your own body and its walls, studies, replay,
+    // and Stop at t_end; not the "ten examples" of an earlier window.
+    QVERIFY2(guideText.contains(QStringLiteral("%1 systems").arg(ricochet::systems().size())),
+             qPrintable(guideText));
+    QVERIFY(!guideText.contains(QStringLiteral("ten examples")));
+    for (const char* words : {"Your own rigid body among walls", "Walls", "New Study", "Open Run",
+                              "Overlay Run", "Stop at t_end", "Escape"}) {
+      QVERIFY2(guideText.contains(QLatin1String(words)), words);
+    }
+    // Every menu path it names ("File \u203a Presets") is one the window has.
+    const auto plain = [](QString t) {
+      return t.remove(QLatin1Char('&')).remove(QStringLiteral("..."));
+    };
+    const QRegularExpression path(
+        QStringLiteral("([A-Z][a-z]+) \u203a ([A-Z][A-Za-z0-9]*(?: [A-Z0-9][A-Za-z0-9]*)*)"));
+    int paths = 0;
+    for (auto it = path.globalMatch(guideText); it.hasNext(); ++paths) {
+      const auto m = it.next();
+      bool found = false;
+      for (QAction* top : w->menuBar()->actions()) {
+        if (!top->menu() || plain(top->text()) != m.captured(1)) continue;
+        for (QAction* a : top->menu()->actions()) {
+          found = found || plain(a->text()).startsWith(m.captured(2)) ||
+                  (a->menu() && plain(a->menu()->title()).startsWith(m.captured(2)));
+        }
+      }
+      QVERIFY2(found, qPrintable(m.captured(0)));
+    }
+    QVERIFY(paths >= 8);
   }
 };
 

@@ -75,6 +75,7 @@ struct ChannelModel {
   void gaps(const Vec& q, GapVec& out) const { out = GapVec(q[1], H - q[1]); }
   double gap(int j, const Vec& q) const { return j == 0 ? q[1] : H - q[1]; }
   Vec gapGradient(int j, const Vec&) const { return Vec(0.0, j == 0 ? 1.0 : -1.0); }
+  double gapCurvature(int, const Vec&, const Vec&) const { return 0.0; }
   void gapCurvatureBounds(const Vec&, const Vec&, const Vec& b, GapVec& out) const {
     out = GapVec(2.0 * b[1], -2.0 * b[1]);
   }

@@ -7,6 +7,7 @@
 // Needs an X display: run under xvfb-run (./test.sh does).
 
 #include "core/model/registry.hpp"
+#include "render/scene/hull_geometry.hpp"
 #include "render/scene/offscreen_renderer.hpp"
 #include "render/scene/scene_geometry.hpp"
 #include "render/scene/scene_view.hpp"
@@ -20,6 +21,7 @@
 #include <vtkMapper.h>
 #include <vtkNew.h>
 #include <vtkPNGReader.h>
+#include <vtkPointData.h>
 #include <vtkPolyData.h>
 #include <vtkPropCollection.h>
 #include <vtkRenderWindow.h>
@@ -180,6 +182,37 @@ std::set<vtkProp*> propSet(vtkRenderer* r) {
   return s;
 }
 
+// A box of half-sizes `h` as a convex hull: 8 corners, each face split into two outward
+// triangles (as qhull gives a box, diagonals included).
+HullShape boxHull(const Eigen::Vector3d& h, double radius) {
+  HullShape hull;
+  for (int i = 0; i < 8; ++i) {
+    hull.vertices.emplace_back((i & 1 ? 1 : -1) * h.x(), (i & 2 ? 1 : -1) * h.y(),
+                               (i & 4 ? 1 : -1) * h.z());
+  }
+  const int faces[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                           {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
+  for (const auto& f : faces) {
+    std::array<int, 3> t0{f[0], f[1], f[2]}, t1{f[0], f[2], f[3]};
+    const Eigen::Vector3d& a = hull.vertices[std::size_t(f[0])];
+    const Eigen::Vector3d n =
+        (hull.vertices[std::size_t(f[1])] - a).cross(hull.vertices[std::size_t(f[2])] - a);
+    if (n.dot(a) < 0.0) {  // the face's centre lies along its outward normal for a centred box
+      std::swap(t0[1], t0[2]);
+      std::swap(t1[1], t1[2]);
+    }
+    hull.triangles.push_back(t0);
+    hull.triangles.push_back(t1);
+  }
+  hull.roundingRadius = radius;
+  return hull;
+}
+
+// The distance from `p` to the box of half-sizes `h` centred at the origin (0 inside).
+double distanceToBox(const Eigen::Vector3d& p, const Eigen::Vector3d& h) {
+  return (p - p.cwiseMax(-h).cwiseMin(h)).norm();
+}
+
 }  // namespace
 
 class TestRenderScene : public QObject {
@@ -291,6 +324,130 @@ class TestRenderScene : public QObject {
     QVERIFY(pd->GetNumberOfPoints() > 500);  // the rounding is actually tessellated
     // Epsilon-rounded as in the cube-plane system (1e-13): drawn as a plain box.
     QCOMPARE(render::geometry::box(h, 1e-13)->GetNumberOfPoints(), vtkIdType(24));
+  }
+
+  // The rounded hull (an epsilon-rounded die) is the hull grown by a ball: every point and every
+  // triangle's centroid at the radius from the hull (a face pushed out unevenly, corner by
+  // corner, brings its centroids closer), each triangle facing the way its normals say.
+  void roundedHullLiesOnTheMinkowskiSurface() {
+    const Eigen::Vector3d h(0.5, 0.5, 0.5);
+    const double r = 0.08;
+    const HullShape hull = boxHull(h, r);
+    vtkSmartPointer<vtkPolyData> pd =
+        render::geometry::roundedHull(hull.vertices, hull.triangles, r);
+    QVERIFY(pd->GetNumberOfPolys() > 12);  // faces plus edge strips and corner patches
+    vtkDataArray* normals = pd->GetPointData()->GetNormals();
+    QVERIFY(normals);
+    double worstPoint = 0.0, worstCentroid = 0.0, worstFacing = 1.0;
+    vtkCellArray* polys = pd->GetPolys();
+    polys->InitTraversal();
+    vtkIdType n = 0;
+    const vtkIdType* ids = nullptr;
+    while (polys->GetNextCell(n, ids)) {
+      QCOMPARE(n, vtkIdType(3));
+      Eigen::Vector3d p[3], centroid = Eigen::Vector3d::Zero();
+      for (int k = 0; k < 3; ++k) {
+        pd->GetPoint(ids[k], p[k].data());
+        worstPoint = std::max(worstPoint, std::fabs(distanceToBox(p[k], h) - r));
+        centroid += p[k] / 3.0;
+      }
+      worstCentroid = std::max(worstCentroid, (r - distanceToBox(centroid, h)) / r);
+      const Eigen::Vector3d geometric = (p[1] - p[0]).cross(p[2] - p[0]).normalized();
+      for (int k = 0; k < 3; ++k) {
+        Eigen::Vector3d shading;
+        normals->GetTuple(ids[k], shading.data());
+        worstFacing = std::min(worstFacing, geometric.dot(shading.normalized()));
+      }
+    }
+    QVERIFY2(worstPoint < 1e-6, qPrintable(QString::number(worstPoint)));  // float storage
+    // The arcs' chords (steps of at most 15 degrees, both ways at a corner) sag by under 2 %.
+    QVERIFY2(worstCentroid < 0.02, qPrintable(QString("centroid %1 r inside").arg(worstCentroid)));
+    QVERIFY2(worstFacing > 0.95, qPrintable(QString::number(worstFacing)));
+    // No rounding: the plain hull.
+    QCOMPARE(render::geometry::roundedHull(hull.vertices, hull.triangles, 0.0)->GetNumberOfPolys(),
+             vtkIdType(12));
+  }
+
+  // The die of the "die in a box" preset (a 1 m box rounded by 0.08 m) turned every way under the
+  // default camera: no face of it is near-black. A face turned from the key light and seen at a
+  // grazing angle (so the head light barely reaches it either) got only the ambient term, 22 % of
+  // its colour: a dark sliver along the die's edge (grey behind the box's glass walls).
+  void roundedDieHasNoNearBlackFace() {
+    SceneSpec s;
+    s.view = ViewKind::Spatial;
+    BodyPart part;
+    part.shape = boxHull(Eigen::Vector3d::Constant(0.5), 0.08);
+    part.color = kRed;
+    s.bodies.push_back(BodySpec{"die", {part}});
+    s.characteristicLength = 2.0;
+    SceneView& view = off_->scene();
+    view.setScene(s);
+    QVERIFY2(view.sceneError().empty(), view.sceneError().c_str());
+    view.setTrailVisible(false);
+    int worst = 0;
+    QString worstPose;
+    for (int tilt = -2; tilt <= 2; ++tilt) {
+      for (int deg = 0; deg < 360; deg += 10) {
+        Pose p = at(0, 0, 1.0);
+        p.rotation = (Eigen::AngleAxisd(deg * M_PI / 180.0, Eigen::Vector3d::UnitZ()) *
+                      Eigen::AngleAxisd(0.3 * tilt, Eigen::Vector3d::UnitX()))
+                         .toRotationMatrix();
+        std::vector<Pose> poses{p};
+        view.setPoses(poses, 0.0);
+        const Frame f = render();
+        // Body pixels below 30 % of the body's red (the backdrop is light, there is no floor).
+        int dark = 0;
+        for (int i = 0; i < f.w * f.h; ++i) {
+          const unsigned char* px = f.rgb.data() + 3 * i;
+          if (px[0] < 0.3 * 0.85 * 255 && px[0] >= px[1] && px[0] >= px[2]) ++dark;
+        }
+        if (dark > worst) {
+          worst = dark;
+          worstPose = QString("%1 degrees about z, tilt %2 rad").arg(deg).arg(0.3 * tilt);
+          save("die_darkest");
+        }
+      }
+    }
+    QVERIFY2(worst <= 3,
+             qPrintable(QString("%1 near-black body pixels at %2").arg(worst).arg(worstPose)));
+  }
+
+  // A 2 cm die thrown 0.4 m up: following it, the camera backs off to frame the motion, and the
+  // floor grows with it, so that back on the ground the die stands on a floor that reaches the
+  // picture's edges (not on a small disc of a few of its own sizes, in mid-air to the eye).
+  void smallBodyStandsOnAFloorThatFillsTheView() {
+    SceneSpec s = spatialScene(BoxShape{Eigen::Vector3d::Constant(0.01), 0.0}, false);
+    s.characteristicLength = 0.04;
+    std::get<PlaneObstacle>(s.obstacles.front()).halfExtent = 5.0 * 0.04;  // as rigid-body draws it
+    std::get<PlaneObstacle>(s.obstacles.front()).followBody = true;
+    SceneView& view = off_->scene();
+    view.setScene(s);
+    view.setTrailVisible(false);
+    view.setFollow(true);
+    std::vector<Pose> poses{at(0, 0, 0.01)};
+    for (int k = 0; k <= 20; ++k) {  // up to 0.41 m and back down, drifting
+      const double t = 0.58 * k / 20.0;
+      poses[0] = at(0.4 * t, 0.2 * t, 0.01 + 2.8 * t - 0.5 * 9.8 * t * t);
+      if (poses[0].position.z() < 0.01) poses[0].position.z() = 0.01;
+      view.setPoses(poses, t);
+    }
+    const Frame f = render();
+    save("small_body_floor");
+    // The floor is a warm light grey (R >= B), the backdrop a cool blue-grey (B > R): the bottom
+    // corners and the lower edges of the picture are floor.
+    int floor = 0, samples = 0;
+    for (int y = f.h / 2; y < f.h; y += 8) {
+      for (int x : {2, f.w - 3}) {
+        const unsigned char* p = f.px(x, y);
+        ++samples;
+        if (p[0] >= p[2]) ++floor;
+      }
+    }
+    QVERIFY2(floor == samples,
+             qPrintable(QString("%1 of %2 edge samples show the floor").arg(floor).arg(samples)));
+    double cx = 0.0, cy = 0.0;
+    QVERIFY(redCentroid(f, &cx, &cy));
+    view.setFollow(false);
   }
 
   // ---- every Shape and Obstacle kind --------------------------------------------------------
@@ -468,9 +625,14 @@ class TestRenderScene : public QObject {
     view.setScene(spatialScene(SphereShape{0.2}));
     view.setTrailVisible(true);
     std::vector<Pose> poses{at(0, 0, 0.5)};
-    view.setPoses(poses, 0.0);
+    // One turn first: the camera frames the motion and the floor grows to the view once.
+    for (int i = 0; i <= 700; ++i) {
+      const double t = 0.01 * i;
+      poses[0] = at(std::cos(t), std::sin(t), 0.5 + 0.3 * std::sin(3 * t));
+      view.setPoses(poses, t);
+    }
     const unsigned long before = sceneMemoryKb(renderer_);
-    for (int i = 1; i <= 20000; ++i) {  // a long run: far more samples than the trail holds
+    for (int i = 701; i <= 20000; ++i) {  // a long run: far more samples than the trail holds
       const double t = 0.01 * i;
       poses[0] = at(std::cos(t), std::sin(t), 0.5 + 0.3 * std::sin(3 * t));
       view.setPoses(poses, t);

@@ -1,23 +1,26 @@
 #include "app/desktop/file_actions.hpp"
 
-#include "app/desktop/export_animation.hpp"
-#include "app/desktop/export_csv.hpp"
-#include "app/desktop/main_window.hpp"
-#include "app/desktop/plot_export.hpp"
-#include "app/desktop/presets_menu.hpp"
-#include "app/desktop/scenario_files.hpp"
+#include "app/desktop/export/export_animation.hpp"
+#include "app/desktop/export/export_csv.hpp"
+#include "app/desktop/export/plot_export.hpp"
+#include "app/desktop/run/run_session.hpp"
+#include "app/desktop/scenario/presets_menu.hpp"
+#include "app/desktop/scenario/scenario_files.hpp"
 
 #include <QAction>
+#include <QMainWindow>
 #include <QMenu>
 #include <QToolBar>
 
 namespace ricochet::app {
 
-FileActions::FileActions(MainWindow* window, QMenu* fileMenu) : QObject(window) {
-  scenarios_ = new ScenarioFiles(window);
-  csv_ = new CsvExporter(window);
-  animation_ = new AnimationExporter(window);
-  plots_ = new PlotExporter(window);
+FileActions::FileActions(QMainWindow* window, RunSession* session, ScenarioEditor* editor,
+                         PlotPanel* plots, QMenu* fileMenu)
+    : QObject(window) {
+  scenarios_ = new ScenarioFiles(window, session, editor);
+  csv_ = new CsvExporter(window, session);
+  animation_ = new AnimationExporter(window, session);
+  plots_ = new PlotExporter(window, session, plots);
 
   fileMenu->addAction(scenarios_->openAction());
   fileMenu->addMenu(scenarios_->recentMenu());

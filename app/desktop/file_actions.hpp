@@ -2,11 +2,12 @@
 // The File menu and the File toolbar of the main window: scenario files (open, save,
 // recent, presets, drag and drop: ScenarioFiles) and the exports (CSV, HDF5 and ParaView:
 // CsvExporter; animation: AnimationExporter; plots: PlotExporter). MainWindow
-// creates one FileActions in its File menu; everything else lives here.
+// creates one FileActions in its File menu; the pieces live in scenario/ and export/.
 
 #include <QObject>
 
 class QAction;
+class QMainWindow;
 class QMenu;
 class QToolBar;
 
@@ -14,15 +15,20 @@ namespace ricochet::app {
 
 class AnimationExporter;
 class CsvExporter;
-class MainWindow;
 class PlotExporter;
+class PlotPanel;
+class RunSession;
+class ScenarioEditor;
 class ScenarioFiles;
 
 class FileActions : public QObject {
   Q_OBJECT
  public:
   /// Adds the entries to `fileMenu` (the caller appends Quit) and a "File" toolbar to `window`.
-  FileActions(MainWindow* window, QMenu* fileMenu);
+  /// Files open into `session`, whose current run the exports write; a dropped mesh goes to
+  /// `editor`'s Body section; Export Plots draws `plots`.
+  FileActions(QMainWindow* window, RunSession* session, ScenarioEditor* editor, PlotPanel* plots,
+              QMenu* fileMenu);
 
   ScenarioFiles* scenarios() const { return scenarios_; }
   CsvExporter* csv() const { return csv_; }

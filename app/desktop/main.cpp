@@ -4,7 +4,7 @@
 //   ricochet [--system ID] [--scenario FILE.json] [--paused]
 
 #include "app/desktop/main_window.hpp"
-#include "app/desktop/scenario_files.hpp"
+#include "app/desktop/scenario/scenario_files.hpp"
 #include "core/model/registry.hpp"
 #include "render/qt/vtk_widget.hpp"
 

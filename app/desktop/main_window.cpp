@@ -1,24 +1,25 @@
 #include "app/desktop/main_window.hpp"
 
+#include "app/desktop/bodies/body_editor.hpp"
 #include "app/desktop/file_actions.hpp"
-#include "app/desktop/frame_pacer.hpp"
-#include "app/desktop/help_dialogs.hpp"
-#include "app/desktop/number_field.hpp"
-#include "app/desktop/plot_canvas.hpp"
-#include "app/desktop/plot_panel.hpp"
-#include "app/desktop/replay_actions.hpp"
-#include "app/desktop/replay_bar.hpp"
-#include "app/desktop/run_status.hpp"
-#include "app/desktop/scenario_editor.hpp"
-#include "app/desktop/scenario_files.hpp"
-#include "app/desktop/scenario_history.hpp"
-#include "app/desktop/scenario_settings.hpp"
-#include "app/desktop/simulation_worker.hpp"
-#include "app/desktop/study_actions.hpp"
-#include "app/desktop/status_message.hpp"
+#include "app/desktop/help/help_dialogs.hpp"
+#include "app/desktop/plots/plot_canvas.hpp"
+#include "app/desktop/plots/plot_panel.hpp"
+#include "app/desktop/replay/replay_actions.hpp"
+#include "app/desktop/replay/replay_bar.hpp"
+#include "app/desktop/run/frame_pacer.hpp"
+#include "app/desktop/run/run_session.hpp"
+#include "app/desktop/run/run_status.hpp"
+#include "app/desktop/run/simulation_worker.hpp"
+#include "app/desktop/scenario/scenario_editor.hpp"
+#include "app/desktop/scenario/scenario_files.hpp"
+#include "app/desktop/scenario/scenario_history.hpp"
+#include "app/desktop/scenario/scenario_settings.hpp"
+#include "app/desktop/study/study_actions.hpp"
+#include "app/desktop/view/scene_host.hpp"
+#include "app/desktop/widgets/status_message.hpp"
 #include "core/model/registry.hpp"
 #include "render/qt/vtk_widget.hpp"
-#include "render/scene/scene_view.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -26,7 +27,6 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
 #include <QKeySequence>
@@ -41,46 +41,17 @@
 #include <QVBoxLayout>
 #include <QWindow>
 
-#include <vtkCamera.h>
-#include <vtkGenericOpenGLRenderWindow.h>
-#include <vtkNew.h>
-#include <vtkRenderer.h>
-#include <vtkSmartPointer.h>
-
 // Resources of a static library must be registered explicitly (outside any namespace).
-static void initDesktopResources() { Q_INIT_RESOURCE(ricochet); }
+static void initDesktopResources() {
+  Q_INIT_RESOURCE(ricochet);
+}
 
 namespace ricochet::app {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-bool equalScenarios(const Scenario& a, const Scenario& b) {
-  return a.system == b.system && a.parameters == b.parameters && a.initial == b.initial &&
-         a.integrator.name == b.integrator.name && a.integrator.h == b.integrator.h &&
-         a.integrator.tolerance == b.integrator.tolerance && a.tEnd == b.tEnd;
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
 }
-
-const char* kAboutHtml = R"(
-<h3>Ricochet %1</h3>
-<p>A desktop laboratory for mechanical systems with impacts, built on <b>variational collision
-integrators</b>: the impact time is an unknown of the discrete variational principle, so energy
-stays bounded over thousands of collisions and momenta are conserved where a symmetry says so.</p>
-<p><b>Papers implemented</b></p>
-<ol style="margin-left: -20px">
-<li>[004] R. C. Fetecau, J. E. Marsden, M. Ortiz, M. West, <i>Nonsmooth Lagrangian mechanics and
-variational collision integrators</i>, SIAM J. Applied Dynamical Systems 2(3), 2003.</li>
-<li>[000] &Aacute;. Rodr&iacute;guez Abella, L. Colombo, <i>Variational collision integrators for
-nonholonomic Lagrangian systems</i>.</li>
-<li>[001] &Aacute;. Rodr&iacute;guez Abella, L. Colombo, <i>Implicit nonholonomic mechanics with
-collisions</i>.</li>
-<li>[002] A. Anahory Simoes, L. Colombo, <i>Nonholonomic systems with inequality
-constraints</i>.</li>
-<li>[003] K. Tran, M. Leok, <i>Lie group variational collision integrators for a class of hybrid
-systems</i>, arXiv:2310.15356.</li>
-</ol>
-<p>BSD-3-Clause. Built with Qt %2 (LGPL-3), VTK (BSD-3) and Eigen (MPL-2).</p>
-)";
 
 struct SpeedChoice {
   const char* label;
@@ -91,60 +62,41 @@ constexpr SpeedChoice kSpeeds[] = {{"0.1\u00d7", 0.1}, {"0.25\u00d7", 0.25}, {"0
                                    {"10\u00d7", 10.0}, {"max", 0.0}};
 }  // namespace
 
-struct MainWindow::Scene {
-  vtkSmartPointer<vtkRenderer> renderer;
-  std::unique_ptr<render::SceneView> view;
-  std::string system;                // system of the scene on screen
-  std::vector<double> parameters;    // parameters the scene was built from
-  std::shared_ptr<const BodyScenario> body;  // the body it was built from (rigid-body)
-  std::size_t bodies = 0;            // bodies drawn (none for a replay without poses)
-  // The user's camera across a geometry rebuild: SceneView frames its new scene on the first
-  // poses, so the camera is put back right after the first snapshot of the new run.
-  vtkSmartPointer<vtkCamera> keptCamera;
-};
-
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
-    : QMainWindow(parent),
-      options_(std::move(options)),
-      scene_(std::make_unique<Scene>()),
-      settings_(std::make_unique<QSettings>()) {
+    : QMainWindow(parent), options_(std::move(options)), settings_(std::make_unique<QSettings>()) {
   initDesktopResources();
   setObjectName(QStringLiteral("RicochetMainWindow"));
   setWindowTitle(QStringLiteral("Ricochet"));
   setWindowIcon(QIcon(QStringLiteral(":/ricochet/icons/ricochet.svg")));
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
-  host_ = new WorkerHost(this);
-  connect(host_, &WorkerHost::started, this, &MainWindow::onStarted);
-  connect(host_, &WorkerHost::rejected, this, &MainWindow::onRejected);
-  connect(host_, &WorkerHost::snapshotReady, this, &MainWindow::onSnapshot);
+  session_ = new RunSession(this);
+  if (options_.restoreSettings) {
+    session_->setStoredScenario(
+        [this](const SystemDescription& system) { return readStoredScenario(*settings_, system); });
+  }
 
-  // The 3-D view.
-  sceneWidget_ = new render::VtkWidget(this);
-  sceneWidget_->setObjectName(QStringLiteral("sceneView"));
-  sceneWidget_->setMinimumSize(320, 240);
-  scene_->renderer = vtkSmartPointer<vtkRenderer>::New();
-  sceneWidget_->renderWindow()->AddRenderer(scene_->renderer);
-  scene_->view = std::make_unique<render::SceneView>(scene_->renderer);
-  // VtkWidget's own 'r' (reset the camera) is not connected: the window's R (restart the run)
-  // takes the key first, even inside the view. Reset View is Ctrl+0. Under it, the replay bar
-  // (hidden but while a run file is replayed).
+  // The 3-D view. VtkWidget's own 'r' (reset the camera) is not connected: the window's R
+  // (restart the run) takes the key first, even inside the view. Reset View is Ctrl+0. Under it,
+  // the replay bar (hidden but while a run file is replayed).
   auto* central = new QWidget(this);
+  scene_ = new SceneHost(central);
   auto* centralLayout = new QVBoxLayout(central);
   centralLayout->setContentsMargins(0, 0, 0, 0);
   centralLayout->setSpacing(0);
-  centralLayout->addWidget(sceneWidget_, 1);
+  centralLayout->addWidget(scene_->widget(), 1);
   replayBar_ = new ReplayBar(central);
   centralLayout->addWidget(replayBar_);
   setCentralWidget(central);
   // Without OpenGL the views paint their own explanation; the simulation and plots data, the
   // editors and the status bar keep working.
-  connect(sceneWidget_, &render::VtkWidget::contextFailed, this, [this](const QString& message) {
-    statusBar()->showMessage(tr("3-D view unavailable: %1").arg(message));
-  });
+  connect(scene_->widget(), &render::VtkWidget::contextFailed, this,
+          [this](const QString& message) {
+            statusBar()->showMessage(tr("3-D view unavailable: %1").arg(message));
+          });
   buildDocks();
-  buildPacer();
   buildActions();
   buildStatusBar();
+  connectSession();
   setAntialiasing(false);
   if (options_.restoreSettings) restoreWindowSettings();
   resize(1280, 800);
@@ -161,22 +113,22 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     return;
   }
   // What to open: a scenario (--scenario), a system (--system), the last one used, the default.
-  host_->setPlotColumns(plots_->plotColumns());
-  running_ = options_.play;
-  updatePlayAction(running_);
+  worker()->setPlotColumns(plots_->plotColumns());
+  worker()->setStopAtEnd(stopAtEndAction_->isChecked());
+  session_->setPlaying(options_.play);
   if (options_.scenario) {
-    send(*options_.scenario, Request{RequestKind::File, nullptr,
-                                     options_.scenarioPath.isEmpty()
-                                         ? tr("the scenario file")
-                                         : QFileInfo(options_.scenarioPath).fileName(),
-                                     options_.scenarioPath});
+    session_->openScenario(*options_.scenario,
+                           options_.scenarioPath.isEmpty()
+                               ? tr("the scenario file")
+                               : QFileInfo(options_.scenarioPath).fileName(),
+                           options_.scenarioPath);
   } else {
     QString id = options_.systemId;
     if (id.isEmpty() && options_.restoreSettings) {
       id = settings_->value(QStringLiteral("run/system")).toString();
     }
     if (!findSystem(id.toStdString())) id = defaultSystemId();
-    openSystem(id, RequestKind::Startup);
+    session_->openSystem(id, RequestKind::Startup);
   }
 }
 
@@ -186,21 +138,40 @@ MainWindow::~MainWindow() {
   for (QObject* o : std::initializer_list<QObject*>{editor_, plots_, speedCombo_}) {
     if (o) o->blockSignals(true);
   }
-  delete host_;
-  host_ = nullptr;
+  delete session_;
+  session_ = nullptr;
 }
 
 QString MainWindow::defaultSystemId() {
-  for (const char* id : {"ellipsoid-plane", "ellipse-floor"}) {
-    if (findSystem(id)) return QString::fromLatin1(id);
-  }
-  return systems().empty() ? QString() : qs(systems().front()->info().id);
+  return RunSession::defaultSystemId();
 }
 
-vtkRenderer* MainWindow::sceneRenderer() const { return scene_->renderer; }
+QString MainWindow::aboutHtml() {
+  return app::aboutHtml();
+}
+
+render::VtkWidget* MainWindow::sceneWidget() const {
+  return scene_->widget();
+}
+
+vtkRenderer* MainWindow::sceneRenderer() const {
+  return scene_->renderer();
+}
 
 render::SceneView* MainWindow::sceneView() const {
-  return scene_->view.get();
+  return scene_->view();
+}
+
+WorkerHost* MainWindow::worker() const {
+  return session_ ? session_->worker() : nullptr;
+}
+
+SnapshotPtr MainWindow::lastSnapshot() const {
+  return session_->lastSnapshot();
+}
+
+RunInfoPtr MainWindow::currentRun() const {
+  return session_->currentRun();
 }
 
 QLabel* MainWindow::statusField(const QString& name) const {
@@ -232,33 +203,50 @@ void MainWindow::buildDocks() {
   connect(editor_, &ScenarioEditor::systemRequested, this, &MainWindow::selectSystem);
   connect(editor_, &ScenarioEditor::requestRun, this,
           [this](const Scenario& candidate, QWidget* source) {
-            send(candidate, Request{RequestKind::Edit, source, QString()});
+            session_->send(candidate, RunRequest{RequestKind::Edit, source, QString()});
           });
   connect(editor_, &ScenarioEditor::refusedLocally, this, [this](const QString& reason) {
     statusBar()->showMessage(tr("Refused: %1").arg(reason), 10000);
     emit requestRefused(reason);
   });
-  connect(editor_, &ScenarioEditor::stopAtEndChanged, this, [this](bool stop) {
-    host_->setStopAtEnd(stop);
-    settings_->setValue(QStringLiteral("run/stopAtEnd"), stop);
-  });
   connect(plots_, &PlotPanel::plotColumnsChanged, this,
-          [this](int columns) { host_->setPlotColumns(columns); });
+          [this](int columns) { worker()->setPlotColumns(columns); });
+
+  // Snapshot pacing (run/frame_pacer.hpp): the views report their frames to the session's pacer,
+  // which says when each draws.
+  FramePacer* pacer = session_->pacer();
+  pacer->setSceneFrameComes(
+      [this] { return scene_->widget()->isVisible() && scene_->widget()->hasContext(); });
+  pacer->setPlotFrameComes([this] {
+    const QWindow* surface = plots_->view()->window()->windowHandle();
+    return plots_->view()->isVisible() && surface && surface->isExposed();
+  });
+  connect(pacer, &FramePacer::drawScene, scene_->widget(), &render::VtkWidget::requestRender);
+  connect(pacer, &FramePacer::drawPlots, this,
+          [this](const SnapshotPtr& s) { plots_->setSnapshot(s); });
+  connect(scene_->widget(), &render::VtkWidget::frameStarted, pacer,
+          &FramePacer::sceneFrameStarted);
+  connect(scene_->widget(), &render::VtkWidget::frameSwapped, pacer,
+          &FramePacer::sceneFrameSwapped);
+  connect(plots_->view(), &PlotCanvas::frameSwapped, pacer, &FramePacer::plotFrameSwapped);
 }
 
 void MainWindow::buildActions() {
   QStyle* st = style();
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  fileActions_ = new FileActions(this, file);  // scenario files, presets, exports, File toolbar
+  fileActions_ = new FileActions(this, session_, editor_, plots_,
+                                 file);  // scenario files, presets, exports, File toolbar
   file->addSeparator();
-  replay_ = new ReplayActions(this, file, replayBar_);  // run files: replay and overlay
+  // Run files: replay and overlay.
+  replay_ =
+      new ReplayActions(ReplayParts{this, session_, replayBar_, plots_, scene_, editor_}, file);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   history_ = new ScenarioHistory(this, [this](const Scenario& s) {
-    send(s, Request{RequestKind::History, nullptr, QString()});
+    session_->send(s, RunRequest{RequestKind::History, nullptr, QString()});
   });
   edit->addAction(history_->createUndoAction(this));
   edit->addAction(history_->createRedoAction(this));
@@ -267,35 +255,41 @@ void MainWindow::buildActions() {
   playAction_ = new QAction(this);
   playAction_->setObjectName(QStringLiteral("playAction"));
   playAction_->setShortcut(Qt::Key_Space);
-  connect(playAction_, &QAction::triggered, this, &MainWindow::togglePlay);
+  connect(playAction_, &QAction::triggered, session_, &RunSession::togglePlay);
   stepAction_ = new QAction(st->standardIcon(QStyle::SP_MediaSkipForward), tr("&Step"), this);
   stepAction_->setObjectName(QStringLiteral("stepAction"));
   stepAction_->setShortcut(Qt::Key_S);
   stepAction_->setToolTip(tr("Pause and advance one time step (S)"));
-  connect(stepAction_, &QAction::triggered, this, [this] {
-    running_ = false;
-    updatePlayAction(false);
-    host_->stepOnce();
-  });
+  connect(stepAction_, &QAction::triggered, session_, &RunSession::stepOnce);
   resetAction_ = new QAction(st->standardIcon(QStyle::SP_BrowserReload), tr("&Reset"), this);
   resetAction_->setObjectName(QStringLiteral("resetAction"));
   resetAction_->setShortcut(Qt::Key_R);
   resetAction_->setToolTip(tr("Restart from the initial conditions (R)"));
-  connect(resetAction_, &QAction::triggered, this, [this] {
-    host_->reset();
-    if (failedWhilePlaying_) host_->play();  // as after any other restart
+  connect(resetAction_, &QAction::triggered, session_, &RunSession::reset);
+  // On by default, beside the run controls: a run ends at its scenario's t_end (the CLI's end)
+  // unless the user lets it run on.
+  stopAtEndAction_ = new QAction(tr("Stop at &t_end"), this);
+  stopAtEndAction_->setObjectName(QStringLiteral("stopAtEndAction"));
+  stopAtEndAction_->setCheckable(true);
+  stopAtEndAction_->setChecked(true);
+  stopAtEndAction_->setIconText(tr("Stop at t_end"));
+  stopAtEndAction_->setToolTip(
+      tr("Pause the live run when the simulated time reaches the scenario's t_end (Play then "
+         "starts it over); off: the run goes on past t_end"));
+  connect(stopAtEndAction_, &QAction::toggled, this, [this](bool stop) {
+    worker()->setStopAtEnd(stop);
+    settings_->setValue(QStringLiteral("run/stopAtEnd"), stop);
   });
   simMenu->addAction(playAction_);
   simMenu->addAction(stepAction_);
   simMenu->addAction(resetAction_);
+  simMenu->addAction(stopAtEndAction_);
   QMenu* speedMenu = simMenu->addMenu(tr("S&peed"));
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
-  resetViewAction_ = viewMenu->addAction(st->standardIcon(QStyle::SP_DesktopIcon),
-                                         tr("Reset &View"), this, [this] {
-                                           scene_->view->resetCamera();
-                                           sceneWidget_->requestRender();
-                                         });
+  resetViewAction_ =
+      viewMenu->addAction(st->standardIcon(QStyle::SP_DesktopIcon), tr("Reset &View"), this,
+                          [this] { scene_->resetCamera(); });
   resetViewAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
   resetViewAction_->setToolTip(tr("Back to the scene's default camera (Ctrl+0)"));
   followAction_ = viewMenu->addAction(tr("&Follow Body"));
@@ -304,8 +298,7 @@ void MainWindow::buildActions() {
   followAction_->setShortcut(Qt::Key_F);
   followAction_->setToolTip(tr("The camera follows the tracked body (F)"));
   connect(followAction_, &QAction::toggled, this, [this](bool on) {
-    scene_->view->setFollow(on);
-    sceneWidget_->requestRender();
+    scene_->setFollow(on);
     settings_->setValue(QStringLiteral("view/follow"), on);
   });
   trailAction_ = viewMenu->addAction(tr("&Trail"));
@@ -313,8 +306,7 @@ void MainWindow::buildActions() {
   trailAction_->setChecked(true);
   trailAction_->setShortcut(Qt::Key_T);
   connect(trailAction_, &QAction::toggled, this, [this](bool on) {
-    scene_->view->setTrailVisible(on);
-    sceneWidget_->requestRender();
+    scene_->setTrailVisible(on);
     settings_->setValue(QStringLiteral("view/trail"), on);
   });
   logErrorAction_ = viewMenu->addAction(tr("&Log Energy Error"));
@@ -335,17 +327,19 @@ void MainWindow::buildActions() {
     settings_->setValue(QStringLiteral("view/antialiasing"), on);
   });
   viewMenu->addSeparator();
-  for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu->addAction(dock->toggleViewAction());
+  for (QDockWidget* dock : findChildren<QDockWidget*>())
+    viewMenu->addAction(dock->toggleViewAction());
 
   QMenu* tools = menuBar()->addMenu(tr("&Tools"));
-  new StudyActions(this, tools);  // New Study: many runs of the running scenario
+  new StudyActions(this, session_, tools);  // New Study: many runs of the running scenario
 
   buildHelp(menuBar()->addMenu(tr("&Help")));
 
   speedCombo_ = new QComboBox;
   speedCombo_->setObjectName(QStringLiteral("speedCombo"));
-  speedCombo_->setToolTip(tr("Simulated seconds per wall-clock second; 'max' runs as fast as "
-                             "the integrator can"));
+  speedCombo_->setToolTip(
+      tr("Simulated seconds per wall-clock second; 'max' runs as fast as "
+         "the integrator can"));
   speedCombo_->setFocusPolicy(Qt::ClickFocus);
   for (const SpeedChoice& c : kSpeeds) speedCombo_->addItem(QString::fromUtf8(c.label), c.speed);
   auto* speedGroup = new QActionGroup(this);
@@ -361,16 +355,17 @@ void MainWindow::buildActions() {
   // building the window never overwrites the remembered choice.
   int speedIndex = 3;  // 1x
   if (options_.restoreSettings) {
-    const int saved = speedCombo_->findText(settings_->value(QStringLiteral("run/speed")).toString());
+    const int saved =
+        speedCombo_->findText(settings_->value(QStringLiteral("run/speed")).toString());
     if (saved >= 0) speedIndex = saved;
   }
   speedCombo_->setCurrentIndex(speedIndex);
   speedGroup->actions().at(speedIndex)->setChecked(true);
   const double initialSpeed = speedCombo_->itemData(speedIndex).toDouble();
-  host_->setSpeed(initialSpeed > 0.0 ? initialSpeed : SimulationWorker::kMaxSpeed);
+  worker()->setSpeed(initialSpeed > 0.0 ? initialSpeed : SimulationWorker::kMaxSpeed);
   connect(speedCombo_, &QComboBox::currentIndexChanged, this, [this](int index) {
     const double speed = speedCombo_->itemData(index).toDouble();
-    host_->setSpeed(speed > 0.0 ? speed : SimulationWorker::kMaxSpeed);
+    worker()->setSpeed(speed > 0.0 ? speed : SimulationWorker::kMaxSpeed);
     settings_->setValue(QStringLiteral("run/speed"), speedCombo_->itemText(index));
   });
 
@@ -380,6 +375,7 @@ void MainWindow::buildActions() {
   bar->addAction(playAction_);
   bar->addAction(stepAction_);
   bar->addAction(resetAction_);
+  bar->addAction(stopAtEndAction_);
   bar->addSeparator();
   bar->addWidget(new QLabel(tr(" Speed ")));
   bar->addWidget(speedCombo_);
@@ -395,213 +391,63 @@ void MainWindow::buildStatusBar() {
   status_ = new RunStatus(statusBar());
 }
 
+void MainWindow::connectSession() {
+  // After the rooms: they hear a run's start and a refusal before the window's own signals do.
+  connect(session_, &RunSession::accepted, this, &MainWindow::onAccepted);
+  connect(session_, &RunSession::refused, this, &MainWindow::onRefused);
+  connect(session_, &RunSession::snapshotArrived, this, [this](const SnapshotPtr& s) {
+    scene_->show(*s);
+    status_->show(*s, *session_->currentRun());
+  });
+  connect(session_, &RunSession::playingChanged, this, &MainWindow::updatePlayAction);
+  connect(session_, &RunSession::statusMessage, this,
+          [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+  connect(session_, &RunSession::scenarioFileOpened, this, &MainWindow::scenarioFileOpened);
+  connect(session_, &RunSession::runStarted, this, &MainWindow::runStarted);
+  connect(session_, &RunSession::snapshotShown, this, &MainWindow::snapshotShown);
+}
+
 void MainWindow::restoreWindowSettings() {
   QSettings& settings = *settings_;
-  editor_->setStopAtEnd(settings.value(QStringLiteral("run/stopAtEnd"), false).toBool());
+  // Only a user's own choice is stored (the key is written when the action is toggled), so an old
+  // value is kept; without one the default is on.
+  stopAtEndAction_->setChecked(settings.value(QStringLiteral("run/stopAtEnd"), true).toBool());
   followAction_->setChecked(settings.value(QStringLiteral("view/follow"), true).toBool());
   trailAction_->setChecked(settings.value(QStringLiteral("view/trail"), true).toBool());
   logErrorAction_->setChecked(settings.value(QStringLiteral("plots/logError"), false).toBool());
   antialiasAction_->setChecked(settings.value(QStringLiteral("view/antialiasing"), false).toBool());
 }
 
-std::uint64_t MainWindow::send(const Scenario& scenario, Request request) {
-  if (!host_) return 0;
-  const std::uint64_t id = nextRequest_++;
-  requests_[id] = std::move(request);
-  // A new run keeps the play/pause state; a run the integrator's failure paused plays again.
-  host_->start(scenario, id, running_ || failedWhilePlaying_);
-  return id;
+void MainWindow::selectSystem(const QString& id) {
+  session_->openSystem(id, RequestKind::System);
 }
 
-void MainWindow::selectSystem(const QString& id) { openSystem(id, RequestKind::System); }
-
-void MainWindow::openSystem(const QString& id, RequestKind kind) {
-  const SystemDescription* system = findSystem(id.toStdString());
-  if (!system) return;
-  const Scenario stored = options_.restoreSettings ? readStoredScenario(*settings_, *system)
-                                                   : defaultScenario(*system);
-  Request request{kind, nullptr, id};
-  request.defaults = equalScenarios(stored, defaultScenario(*system));
-  send(stored, request);
-}
-
-void MainWindow::onStarted(RunInfoPtr info) {
-  Request request{RequestKind::Reset, nullptr, QString()};
-  if (auto it = requests_.find(info->requestId); it != requests_.end()) {
-    request = it->second;
-    requests_.erase(requests_.begin(), std::next(it));  // older requests were answered too
-  }
-  const Scenario& s = info->scenario;
-  const bool sameSystem = scene_->system == s.system;
-  if (!sameSystem) {
-    scene_->keptCamera = nullptr;
-    scene_->view->setScene(info->scene);  // a new system: its default camera
-  } else if (scene_->parameters != s.parameters || !sameBody(scene_->body, s.body) ||
-             scene_->bodies != info->scene.bodies.size()) {
-    // Same system, new geometry (or a replay that draws no bodies): rebuild the actors but keep
-    // the user's camera.
-    if (!scene_->keptCamera) {
-      scene_->keptCamera = vtkSmartPointer<vtkCamera>::New();
-      scene_->keptCamera->DeepCopy(scene_->renderer->GetActiveCamera());
-    }
-    scene_->view->setScene(info->scene);
-  } else {
-    scene_->view->clearHistory();
-  }
-  scene_->view->setFollow(followAction_->isChecked());
-  scene_->view->setTrailVisible(trailAction_->isChecked());
-  scene_->system = s.system;
-  scene_->parameters = s.parameters;
-  scene_->body = s.body;
-  scene_->bodies = info->scene.bodies.size();
-
-  // A replay is no scenario of the user's: not an undo step, not remembered for its system.
-  if (run_ && !info->replay() &&
-      (request.kind == RequestKind::Edit || request.kind == RequestKind::System ||
-       request.kind == RequestKind::File)) {
-    const QString what = request.kind == RequestKind::Edit     ? tr("Edit")
-                         : request.kind == RequestKind::System ? tr("System")
-                                                               : tr("Open %1").arg(request.label);
-    history_->started(run_->scenario, s, what);
-  }
-  failedWhilePlaying_ = false;
-  run_ = info;
-  lastSnapshot_.reset();
-  pacer_->runStarted();  // the new run's first snapshot is plotted at once
+void MainWindow::onAccepted(const RunInfoPtr& info, const RunInfoPtr& previous,
+                            const RunRequest& request) {
+  scene_->runStarted(*info);
+  history_->runAccepted(previous.get(), *info, request);
   status_->runStarted();
   plots_->setRun(*info);
-  if (request.kind == RequestKind::Edit || request.kind == RequestKind::Reset) {
-    // A reset runs what the editor shows: fields still marked as refused keep their text.
-    editor_->accepted(s, request.source);
-  } else {
-    editor_->setScenario(s);
-  }
-  editor_->runStarted(*info);
+  editor_->runAccepted(*info, request);
+  // A replay is no scenario of the user's: not remembered for its system.
   if (!info->replay() && (options_.restoreSettings || request.kind != RequestKind::Startup)) {
-    storeScenario(*settings_, s);
+    storeScenario(*settings_, info->scenario);
   }
-  const SystemInfo& sys = findSystem(s.system)->info();
+  const SystemInfo& sys = findSystem(info->scenario.system)->info();
   // Qt appends " \u2014 Ricochet" (the application's display name) itself.
   setWindowTitle(tr("%1 (%2)").arg(qs(sys.title), qs(sys.source)));
-  if (request.kind == RequestKind::File) {
-    statusBar()->showMessage(tr("Opened %1").arg(request.label), 5000);
-    emit scenarioFileOpened(request.path);
-  } else if (request.kind == RequestKind::Edit) {
-    statusBar()->showMessage(tr("Restarted with the new value"), 3000);
-  } else if (request.kind == RequestKind::Reset) {
-    statusBar()->showMessage(tr("Reset to the initial conditions"), 3000);
-  }
-  emit runStarted();
 }
 
-void MainWindow::onRejected(quint64 requestId, const QString& message) {
-  Request request{RequestKind::Reset, nullptr, QString()};
-  if (auto it = requests_.find(requestId); it != requests_.end()) {
-    request = it->second;
-    requests_.erase(it);
-  }
-  switch (request.kind) {
-    case RequestKind::Edit:
-      editor_->refused(request.source, message);
-      statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
-      break;
-    case RequestKind::Reset:  // the running scenario again: only if its checks changed
-      statusBar()->showMessage(tr("Reset refused: %1").arg(message), 10000);
-      break;
-    case RequestKind::History:
-      statusBar()->showMessage(tr("Undo/redo refused: %1").arg(message), 10000);
-      if (run_) editor_->setScenario(run_->scenario);
-      break;
-    case RequestKind::System:
-    case RequestKind::Startup: {
-      if (request.defaults) {  // the paper's defaults refused: nothing sensible to fall back to
-        statusBar()->showMessage(tr("Refused: %1").arg(message));
-        if (run_) editor_->setScenario(run_->scenario);  // the picker shows what runs
-        break;
-      }
-      // A remembered scenario that no longer starts (e.g. the system's checks changed): fall
-      // back to the paper's defaults and say so.
-      statusBar()->showMessage(
-          tr("Stored scenario refused (%1); using the paper's defaults").arg(message), 10000);
-      if (const SystemDescription* sys = findSystem(request.label.toStdString())) {
-        Request retry{request.kind, nullptr, request.label};
-        retry.defaults = true;
-        send(defaultScenario(*sys), retry);
-      }
-      break;
-    }
-    case RequestKind::Replay:  // a run file the worker cannot play: one box, as for a bad file
-      replay_->refuse(tr("Run refused"), message);
-      break;
-    case RequestKind::File: {
-      const QString text = tr("Could not open the scenario %1:\n%2").arg(request.label, message);
-      statusBar()->showMessage(tr("Refused: %1").arg(message), 10000);
-      auto* box = new QMessageBox(QMessageBox::Warning, tr("Scenario refused"), text,
-                                  QMessageBox::Ok, this);
-      box->setAttribute(Qt::WA_DeleteOnClose);
-      box->open();  // window-modal, never blocks the event loop
-      if (!run_) openSystem(defaultSystemId(), RequestKind::Startup);
-      break;
-    }
+void MainWindow::onRefused(const RunRequest& request, const QString& message) {
+  editor_->runRefused(request, message, session_->currentRun().get());
+  if (request.kind == RequestKind::File) {
+    const QString text = tr("Could not open the scenario %1:\n%2").arg(request.label, message);
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Scenario refused"), text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // window-modal, never blocks the event loop
   }
   emit requestRefused(message);
-}
-
-void MainWindow::onSnapshot(SnapshotPtr s) {
-  if (!run_ || s->generation != run_->generation) {  // from a run that has been replaced
-    pacer_->snapshotDropped();
-    return;
-  }
-  lastSnapshot_ = s;
-  if (!s->failure.isEmpty() && running_ && !s->running) failedWhilePlaying_ = true;
-  if (s->seeked) scene_->view->clearHistory();  // a replay jumped: `path` is the whole trail
-  scene_->view->extendTrail(s->path);  // the path since the last snapshot, then its end pose
-  scene_->view->setPoses(s->poses, s->t);
-  if (scene_->keptCamera) {
-    scene_->renderer->GetActiveCamera()->DeepCopy(scene_->keptCamera);
-    scene_->renderer->ResetCameraClippingRange();
-    scene_->keptCamera = nullptr;
-  }
-  for (const ImpactMark& m : s->newImpacts) scene_->view->addImpact(m.point, m.t);
-  status_->show(*s, *run_);
-  if (running_ != s->running) {
-    running_ = s->running;
-    updatePlayAction(running_);
-  }
-  // Which views draw it, and when the worker may send the next one.
-  pacer_->snapshotArrived(s);
-  emit snapshotShown();
-}
-
-void MainWindow::buildPacer() {
-  pacer_ = new FramePacer(this);
-  pacer_->setSceneFrameComes(
-      [this] { return sceneWidget_->isVisible() && sceneWidget_->hasContext(); });
-  pacer_->setPlotFrameComes([this] {
-    const QWindow* surface = plots_->view()->window()->windowHandle();
-    return plots_->view()->isVisible() && surface && surface->isExposed();
-  });
-  connect(pacer_, &FramePacer::drawScene, sceneWidget_, &render::VtkWidget::requestRender);
-  connect(pacer_, &FramePacer::drawPlots, this,
-          [this](const SnapshotPtr& s) { plots_->setSnapshot(s); });
-  connect(pacer_, &FramePacer::acknowledge, this, [this] {
-    if (host_) host_->snapshotConsumed();
-  });
-  connect(sceneWidget_, &render::VtkWidget::frameStarted, pacer_, &FramePacer::sceneFrameStarted);
-  connect(sceneWidget_, &render::VtkWidget::frameSwapped, pacer_, &FramePacer::sceneFrameSwapped);
-  connect(plots_->view(), &PlotCanvas::frameSwapped, pacer_, &FramePacer::plotFrameSwapped);
-}
-
-void MainWindow::togglePlay() {
-  failedWhilePlaying_ = false;
-  if (running_) {
-    running_ = false;
-    host_->pause();
-  } else {
-    running_ = true;
-    host_->play();
-  }
-  updatePlayAction(running_);
 }
 
 void MainWindow::updatePlayAction(bool running) {
@@ -614,19 +460,15 @@ void MainWindow::updatePlayAction(bool running) {
 void MainWindow::setAntialiasing(bool on) {
   // Off by default: under Mesa's llvmpipe 8x multisampling doubles the cost of every frame
   // (bench/gui: ~110 vs ~55 ms of CPU for 3-D view + plots at 1280x800).
-  sceneWidget_->renderWindow()->SetMultiSamples(on ? 8 : 0);
+  scene_->setMultiSamples(on ? 8 : 0);
   plots_->view()->setAntialiasing(on);
-  sceneWidget_->requestRender();
-}
-
-QString MainWindow::aboutHtml() {
-  return QString::fromUtf8(kAboutHtml)
-      .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion()));
+  scene_->requestRender();
 }
 
 void MainWindow::buildHelp(QMenu* help) {
   QAction* started = help->addAction(tr("&Getting Started"), this, [this] {
-    showHelpWindow(this, QStringLiteral("gettingStarted"), tr("Getting Started"), gettingStartedHtml());
+    showHelpWindow(this, QStringLiteral("gettingStarted"), tr("Getting Started"),
+                   gettingStartedHtml());
   });
   started->setObjectName(QStringLiteral("gettingStartedAction"));
   QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
@@ -636,11 +478,10 @@ void MainWindow::buildHelp(QMenu* help) {
   keys->setObjectName(QStringLiteral("shortcutsAction"));
   keys->setShortcut(QKeySequence::HelpContents);
   help->addSeparator();
-  help->addAction(tr("&About Ricochet"), this, &MainWindow::showAbout);
+  help->addAction(tr("&About Ricochet"), this,
+                  [this] { QMessageBox::about(this, tr("About Ricochet"), aboutHtml()); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
-
-void MainWindow::showAbout() { QMessageBox::about(this, tr("About Ricochet"), aboutHtml()); }
 
 bool MainWindow::openScenarioFile(const QString& path, QString* error) {
   const io::ScenarioResult r = loadScenarioFile(path);
@@ -654,14 +495,11 @@ bool MainWindow::openScenarioFile(const QString& path, QString* error) {
 }
 
 void MainWindow::openScenario(const Scenario& scenario, const QString& label, const QString& path) {
-  send(scenario, Request{RequestKind::File, nullptr, label, path});
+  session_->openScenario(scenario, label, path);
 }
 
 void MainWindow::replayRecording(std::shared_ptr<const hdf5::RunFile> run, const QString& label) {
-  if (!host_ || !run) return;
-  const std::uint64_t id = nextRequest_++;
-  requests_[id] = Request{RequestKind::Replay, nullptr, label};
-  host_->startRecorded(std::move(run), label, id, running_ || failedWhilePlaying_);
+  session_->replayRecording(std::move(run), label);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

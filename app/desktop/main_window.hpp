@@ -3,20 +3,24 @@
 // a toolbar and menus with the run controls, and a status bar with simulated time, steps, impacts,
 // steps per second and the energy error.
 //
-// Data flow is one way: editor edits -> candidate Scenario -> WorkerHost (the worker thread
-// creates and validates the Simulation, answers started() or rejected()) -> Snapshots (~60 Hz)
-// -> 3-D view, plots, status bar. The GUI thread never integrates and never waits for the worker.
-// A recorded run (File > Open Run..., ReplayActions) takes the same path: the worker plays the
-// file's rows instead of integrating (WorkerHost::startRecorded), and RunInfo says it is a replay.
+// The window only assembles the rooms (docs/architecture.md): run/ (RunSession: the worker, the
+// requests and their answers, the pacing), view/ (the 3-D view kept across runs), scenario/ (the
+// editor, files, undo, remembered scenarios), bodies/, plots/, export/, replay/, study/, help/.
+// The rooms read the current run through RunSource and ask for runs through RunSession; none of
+// them knows this class.
+//
+// Data flow is one way: editor edits -> candidate Scenario -> RunSession -> worker thread (creates
+// and validates the Simulation, answers started() or rejected()) -> Snapshots (~60 Hz) -> 3-D
+// view, plots, status bar. The GUI thread never integrates and never waits for the worker. A
+// recorded run (File > Open Run..., ReplayActions) takes the same path: the worker plays the
+// file's rows instead of integrating, and RunInfo says it is a replay.
 
-#include "app/desktop/run_data.hpp"
+#include "app/desktop/run/run_data.hpp"
 #include "core/model/system.hpp"
 
 #include <QMainWindow>
-#include <QPointer>
 #include <QString>
 
-#include <map>
 #include <memory>
 #include <optional>
 
@@ -35,15 +39,17 @@ class VtkWidget;
 namespace ricochet::app {
 
 class FileActions;
-class FramePacer;
 class PlotPanel;
 class ReplayActions;
 class ReplayBar;
+class RunSession;
 class RunStatus;
 class ScenarioEditor;
 class ScenarioHistory;
+class SceneHost;
 class StatusMessage;
 class WorkerHost;
+struct RunRequest;
 
 struct MainWindowOptions {
   /// System to open; empty: the last one used (QSettings), else defaultSystemId().
@@ -82,17 +88,21 @@ class MainWindow : public QMainWindow {
   void replayRecording(std::shared_ptr<const hdf5::RunFile> run, const QString& label);
 
   // Parts, for tests and the benchmark (they drive the real widgets).
+  /// The runs: requests, answers, the current run and its snapshot on screen.
+  RunSession* session() const { return session_; }
   ScenarioEditor* editor() const { return editor_; }
   PlotPanel* plots() const { return plots_; }
-  render::VtkWidget* sceneWidget() const { return sceneWidget_; }
+  render::VtkWidget* sceneWidget() const;
   /// The 3-D view's actors (bodies, ghost, trail) and their read-outs.
   render::SceneView* sceneView() const;
   /// File > Open Run..., Overlay Run..., Remove Overlay, and the replay bar under the 3-D view.
   ReplayActions* replay() const { return replay_; }
-  WorkerHost* worker() const { return host_; }
+  WorkerHost* worker() const;
   QAction* playAction() const { return playAction_; }
   QAction* stepAction() const { return stepAction_; }
   QAction* resetAction() const { return resetAction_; }
+  /// Simulation > Stop at t_end (on by default; also on the Run toolbar).
+  QAction* stopAtEndAction() const { return stopAtEndAction_; }
   QAction* followAction() const { return followAction_; }
   QComboBox* speedCombo() const { return speedCombo_; }
   /// Edit > Undo / Redo of scenario changes.
@@ -104,8 +114,8 @@ class MainWindow : public QMainWindow {
   /// The status bar's message area (the whole text of the current message).
   StatusMessage* statusMessage() const { return message_; }
   /// The snapshot on screen and the run it belongs to (null before the first).
-  SnapshotPtr lastSnapshot() const { return lastSnapshot_; }
-  RunInfoPtr currentRun() const { return run_; }
+  SnapshotPtr lastSnapshot() const;
+  RunInfoPtr currentRun() const;
   /// The 3-D view's renderer (its camera is kept across parameter edits).
   vtkRenderer* sceneRenderer() const;
 
@@ -124,43 +134,22 @@ class MainWindow : public QMainWindow {
   void closeEvent(class QCloseEvent* event) override;
 
  private:
-  // Reset: a run the worker restarted by itself (R, or Play after stopping at t_end), with
-  // RunInfo::requestId 0; it runs the same scenario again.
-  // History: a scenario run again by Undo or Redo (no new undo step).
-  // Replay: a run file played back (replayRecording).
-  enum class RequestKind { Edit, System, Startup, File, Reset, History, Replay };
-  struct Request {
-    RequestKind kind = RequestKind::Edit;
-    QPointer<QWidget> source;
-    QString label;            // file name for RequestKind::File
-    QString path = QString(); // the file's path for RequestKind::File (may be empty)
-    bool defaults = false;    // the paper's defaults (a refusal is then not retried)
-  };
-
   void buildActions();
   void buildDocks();
   void buildStatusBar();
+  void connectSession();
   void restoreWindowSettings();
-  std::uint64_t send(const Scenario& scenario, Request request);
-  void openSystem(const QString& id, RequestKind kind);
-
-  void onStarted(RunInfoPtr info);
-  void onRejected(quint64 requestId, const QString& message);
-  void onSnapshot(SnapshotPtr snapshot);
-  void buildPacer();
-  void togglePlay();
-  void showAbout();
+  void onAccepted(const RunInfoPtr& info, const RunInfoPtr& previous, const RunRequest& request);
+  void onRefused(const RunRequest& request, const QString& message);
   void buildHelp(QMenu* help);
   void updatePlayAction(bool running);
   void setAntialiasing(bool on);
 
   MainWindowOptions options_;
-  WorkerHost* host_ = nullptr;
+  RunSession* session_ = nullptr;
+  SceneHost* scene_ = nullptr;
   ScenarioEditor* editor_ = nullptr;
   PlotPanel* plots_ = nullptr;
-  render::VtkWidget* sceneWidget_ = nullptr;
-  struct Scene;
-  std::unique_ptr<Scene> scene_;
   // One settings object for the window's life: Qt writes it back from the event loop (and on
   // close), so an edit never waits for the disk.
   std::unique_ptr<QSettings> settings_;
@@ -168,6 +157,7 @@ class MainWindow : public QMainWindow {
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;
   QAction* resetAction_ = nullptr;
+  QAction* stopAtEndAction_ = nullptr;
   QAction* resetViewAction_ = nullptr;
   QAction* followAction_ = nullptr;
   QAction* trailAction_ = nullptr;
@@ -180,16 +170,6 @@ class MainWindow : public QMainWindow {
   ScenarioHistory* history_ = nullptr;  // Edit > Undo/Redo
   RunStatus* status_ = nullptr;
   StatusMessage* message_ = nullptr;
-
-  std::map<std::uint64_t, Request> requests_;
-  std::uint64_t nextRequest_ = 1;
-  RunInfoPtr run_;
-  SnapshotPtr lastSnapshot_;
-  bool running_ = false;
-  // The run was playing when the integrator failed (which paused it): the next edit or reset
-  // plays again, as after any other edit.
-  bool failedWhilePlaying_ = false;
-  FramePacer* pacer_ = nullptr;  // when the views draw, and when the worker sends the next snapshot
 };
 
 }  // namespace ricochet::app

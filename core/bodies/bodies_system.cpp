@@ -127,8 +127,7 @@ SystemInfo BodiesSystem::makeInfo() {
   info.parameters = {
       ParameterSpec{"g", "m/s^2", 0.0, 0.0, kUnbounded, false, false,
                     "Gravitational acceleration along -z (0: no gravity)."},
-      ParameterSpec{"restitution", "", 1.0, 0.0, 1.0, false, false,
-                    "Coefficient of restitution of every pair without its own (1: elastic)."},
+      restitutionSpec(),
       ParameterSpec{"epsilon", "m", 1e-13, 0.0, kUnbounded, false, false,
                     "Rounding radius of boxes, polyhedra and meshes that give none of their own."},
   };
@@ -165,6 +164,7 @@ class BodiesSimulation final : public impact::StepperSimulation<BodiesStepper> {
   EnergySplit energy() const override {
     const WorldModel& w = stepper_.model();
     EnergySplit e;
+    e.kinetic = state_.storedEnergy();  // bounces kept by held elastic contacts
     for (std::size_t i = 0; i < w.bodies.size(); ++i) {
       e.kinetic += kineticEnergy(w.bodies[i], state_.bodies[i]);
       e.potential += potentialEnergy(w, w.bodies[i], state_.bodies[i]);
@@ -202,7 +202,7 @@ class BodiesSimulation final : public impact::StepperSimulation<BodiesStepper> {
     std::size_t k = 0;
     for (int j = 0; j < 3; ++j) out[k++] = P(j);
     for (int j = 0; j < 3; ++j) out[k++] = L(j);
-    if (dissipative_) out[k++] = dissipated_;
+    if (dissipative_) out[k++] = dissipatedEnergy();
     if (k == out.size()) return;
     for (std::size_t i = 0; i < w.bodies.size(); ++i) {
       const BodyState& s = state_.bodies[i];
@@ -222,27 +222,10 @@ class BodiesSimulation final : public impact::StepperSimulation<BodiesStepper> {
     }
   }
 
-  AdvanceResult advance(std::int64_t maxSteps, ImpactSink* sink) override {
-    if (!dissipative_) return StepperSimulation::advance(maxSteps, sink);
-    // Accumulate the energy the impacts dissipate, step by step.
-    AdvanceResult total;
-    for (std::int64_t i = 0; i < maxSteps; ++i) {
-      const AdvanceResult r = StepperSimulation::advance(1, sink);
-      total.stepsTaken += r.stepsTaken;
-      if (!r.ok()) {
-        total.status = r.status;
-        total.message = r.message;
-        break;
-      }
-      dissipated_ += lastStep().dissipated;
-    }
-    return total;
-  }
 
  private:
   std::vector<std::string> columns_;
   bool dissipative_;
-  double dissipated_ = 0.0;
 };
 
 CreateResult createBodies(const Scenario& scenario) {

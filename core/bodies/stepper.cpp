@@ -1,5 +1,6 @@
 #include "core/bodies/stepper.hpp"
 
+#include "core/impact/restitution.hpp"
 #include "core/numerics/roots.hpp"
 
 #include <algorithm>
@@ -29,9 +30,25 @@ void BodiesStepper::prepare(Report& report) const {
   w.islandIndex.assign(n, -1);
   w.islandBodies.reserve(n);
   w.islandState.reserve(n);
-  w.islandContacts.reserve(4 * n + 64);
-  w.contactOf.reserve(4 * n + 64);
-  w.pointOf.reserve(4 * n + 64);
+  const std::size_t contacts = 4 * n + 64;
+  w.islandContacts.reserve(contacts);
+  w.contactOf.reserve(contacts);
+  w.pointOf.reserve(contacts);
+  w.manifoldOf.reserve(contacts);
+  w.closingOf.reserve(contacts);
+  w.held.reserve(contacts);
+  w.group.assign(n, -1);
+  w.groupBodyStart.reserve(n + 1);
+  w.groupBodies.reserve(n);
+  w.groupRowStart.reserve(n + 1);
+  w.groupRows.reserve(contacts);
+  w.parent.assign(n, 0);
+  w.groupRowScratch.reserve(contacts);
+  w.liftedScratch.reserve(contacts);
+  w.groupStates.assign(n, BodyState{});
+  w.touched.reserve(n);
+  w.rowEnergy.reserve(contacts);
+  w.heldWork.reserve(64, int(n));
   w.impulses.reserve(64);
   w.broad.reserve(int(n));
   report.impacts.resize(4 * n + 128);
@@ -45,12 +62,23 @@ const char* BodiesStepper::gapName(int gap) const {
 }
 
 double BodiesStepper::energy(const WorldState& s) const {
-  double e = 0.0;
+  double e = s.storedEnergy();
   for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
     const Body& b = model_->bodies[i];
     e += kineticEnergy(b, s.bodies[i]) + potentialEnergy(*model_, b, s.bodies[i]);
   }
   return e;
+}
+
+bool BodiesStepper::settled(const WorldState& s) const {
+  if (s.held.empty()) return false;
+  for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
+    if (model_->bodies[i].fixed) continue;
+    bool held = false;
+    for (const HeldRow& r : s.held) held = held || r.a == int(i) || r.b == int(i);
+    if (!held) return false;
+  }
+  return true;
 }
 
 namespace {
@@ -73,7 +101,7 @@ Placement placementOf(const Body& b, const BodyState& s) {
   return p;
 }
 
-/// The swept bounds of body i over the rest of the step: its bounding sphere at both ends of the
+/// The swept bounds of a body over the rest of the step: its bounding sphere at both ends of the
 /// path, the box between them, lowered by the parabola's sag (g tau^2 / 8 below the chord).
 Aabb sweptBox(const WorldModel& w, const Body& b, const BodyState& s0, const BodyState& s1,
               double tau) {
@@ -82,6 +110,17 @@ Aabb sweptBox(const WorldModel& w, const Body& b, const BodyState& s0, const Bod
   box.hi = s0.x.cwiseMax(s1.x) + Vec3::Constant(b.reach);
   if (!b.fixed) box.lo.z() -= 0.125 * w.g * tau * tau;
   return box;
+}
+
+/// |v| + |Omega| |rho| of a body point: the scale of its velocity's round-off, m/s.
+double pointSpeed(const Body& b, const BodyState& s, const Vec3& rho) {
+  if (b.fixed) return 0.0;
+  return s.gamma.norm() / b.m + (b.Jinv * s.Pi).norm() * rho.norm();
+}
+
+/// True when a held row belongs to contact c (the same parts, the same plane).
+bool rowOf(const HeldRow& r, const ContactRef& c) {
+  return r.a == c.a && r.pa == c.pa && r.b == c.b && r.pb == c.pb && r.plane == c.plane;
 }
 
 /// One step's run: the buffers, the current event, and the operations on them.
@@ -94,6 +133,13 @@ class StepRun {
   RunStatus run();
 
  private:
+  // --- groups of held bodies
+  void buildGroups();
+  int groupOf(int i) const { return w_.group[std::size_t(i)]; }
+  /// The states of group g's bodies after tau seconds from their base, into w_.groupStates
+  /// (cached for the last tau); lifted rows marked in w_.rowLifted when `final`.
+  bool flowGroup(int g, double tau, bool final, std::vector<BodyState>& out);
+
   // --- states along the step
   /// Body i's state at lo + t (t measured from lo, so a body restarting at lo gets exactly t h).
   bool stateAt(int i, double lo, double t, BodyState& out) {
@@ -106,6 +152,16 @@ class StepRun {
     const double tau = (a == lo ? t : (lo - a) + t) * h_;
     if (tau == 0.0) {
       out = w_.base[std::size_t(i)];
+      return true;
+    }
+    const int g = groupOf(i);
+    if (g >= 0) {
+      if (!(w_.cachedGroup == g && w_.cachedTau == tau)) {
+        if (!flowGroup(g, tau, false, w_.groupStates)) return false;
+        w_.cachedGroup = g;
+        w_.cachedTau = tau;
+      }
+      out = w_.groupStates[std::size_t(i)];
       return true;
     }
     const FlowResult f = flowBody(m_, b, w_.base[std::size_t(i)], tau, out);
@@ -129,7 +185,11 @@ class StepRun {
     return false;
   }
 
-  /// Restarts body i at fraction `alpha` from state s (after an impulse or a restart).
+  void markMoved(int i) {
+    if (std::find(w_.moved.begin(), w_.moved.end(), i) == w_.moved.end()) w_.moved.push_back(i);
+  }
+
+  /// Restarts body i (free) at fraction `alpha` from state s.
   bool restartBody(int i, double alpha, const BodyState& s) {
     w_.alpha[std::size_t(i)] = alpha;
     w_.base[std::size_t(i)] = s;
@@ -138,16 +198,59 @@ class StepRun {
     if (f.pieces > 1) ++r_.subSteppedFlows;
     if (!f.ok) return flowFailed(i, alpha, tau);
     w_.box[std::size_t(i)] = sweptBox(m_, m_.bodies[std::size_t(i)], s, w_.end[std::size_t(i)], tau);
-    if (std::find(w_.moved.begin(), w_.moved.end(), i) == w_.moved.end()) w_.moved.push_back(i);
+    markMoved(i);
+    return true;
+  }
+
+  /// Restarts group g at `alpha` from its members' states in w_.at.
+  bool restartGroup(int g, double alpha) {
+    const int from = w_.groupBodyStart[std::size_t(g)], to = w_.groupBodyStart[std::size_t(g) + 1];
+    for (int q = from; q < to; ++q) {
+      const int i = w_.groupBodies[std::size_t(q)];
+      w_.alpha[std::size_t(i)] = alpha;
+      w_.base[std::size_t(i)] = w_.at[std::size_t(i)];
+    }
+    w_.cachedGroup = -1;
+    const double tau = (1.0 - alpha) * h_;
+    if (!flowGroup(g, tau, true, w_.end)) return false;
+    for (int q = from; q < to; ++q) {
+      const int i = w_.groupBodies[std::size_t(q)];
+      w_.box[std::size_t(i)] =
+          sweptBox(m_, m_.bodies[std::size_t(i)], w_.base[std::size_t(i)], w_.end[std::size_t(i)], tau);
+      markMoved(i);
+    }
     return true;
   }
 
   // --- gaps
+  /// Gap of the vertices of a polyhedron part on a plane that no held row holds, m.
+  double unheldVertexGap(const ContactRef& c, const BodyState& sa, int* vertex = nullptr) {
+    const Body& A = m_.bodies[std::size_t(c.a)];
+    const Plane& p = m_.planes[std::size_t(c.plane)];
+    const se3::PolyhedronPart& poly = A.shape.polyhedra[std::size_t(A.parts[std::size_t(c.pa)].index)];
+    const Vec3 u = sa.R.transpose() * p.n;
+    double best = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < int(poly.vertices.size()); ++k) {
+      bool held = false;
+      for (const HeldRow& r : w_.held) {
+        held = held || (r.kind == RowKind::VertexPlane && r.vertex == k && rowOf(r, c));
+      }
+      if (held) continue;
+      const double d = u.dot(poly.vertices[std::size_t(k)]);
+      if (d < best) {
+        best = d;
+        if (vertex) *vertex = k;
+      }
+    }
+    return (p.n.dot(sa.x) - p.offset) + best - poly.epsilon;
+  }
+
   /// Gap of contact c with A in state sa and B in state sb (ignored for a plane).
   double gapOf(const ContactRef& c, const BodyState& sa, const BodyState& sb, PairGap* detail = nullptr) {
     const Body& A = m_.bodies[std::size_t(c.a)];
     const PartInfo& pa = A.parts[std::size_t(c.pa)];
     if (c.b < 0) {
+      if (c.excludeHeld) return unheldVertexGap(c, sa);
       const Plane& p = m_.planes[std::size_t(c.plane)];
       return contact::planeGap(placementOf(A, sa), pa, p.n, p.offset).gap;
     }
@@ -158,12 +261,10 @@ class StepRun {
     return g.gap;
   }
 
-  /// Gap of c at the end of the step.
   double endGap(const ContactRef& c) {
     return gapOf(c, w_.end[std::size_t(c.a)], w_.end[std::size_t(c.b < 0 ? c.a : c.b)]);
   }
 
-  /// Gap of c at lo + t; false if a flow failed.
   bool gapAt(const ContactRef& c, double lo, double t, double& gap, BodyState& sa, BodyState& sb) {
     if (!stateAt(c.a, lo, t, sa)) return false;
     if (c.b >= 0 && !stateAt(c.b, lo, t, sb)) return false;
@@ -177,10 +278,18 @@ class StepRun {
     const Body& A = m_.bodies[std::size_t(c.a)];
     if (c.b < 0) {
       const Plane& p = m_.planes[std::size_t(c.plane)];
-      const contact::PlaneGap g =
-          contact::planeGap(placementOf(A, sa), A.parts[std::size_t(c.pa)], p.n, p.offset);
-      const Vec3 chi = g.rho.cross(sa.R.transpose() * p.n);
-      noise = contact::noiseFloor(pointSpeed(A, sa, g.rho), 0.0);
+      Vec3 rho;
+      if (c.excludeHeld) {
+        int k = 0;
+        unheldVertexGap(c, sa, &k);
+        const se3::PolyhedronPart& poly =
+            A.shape.polyhedra[std::size_t(A.parts[std::size_t(c.pa)].index)];
+        rho = poly.vertices[std::size_t(k)] - poly.epsilon * (sa.R.transpose() * p.n);
+      } else {
+        rho = contact::planeGap(placementOf(A, sa), A.parts[std::size_t(c.pa)], p.n, p.offset).rho;
+      }
+      const Vec3 chi = rho.cross(sa.R.transpose() * p.n);
+      noise = contact::noiseFloor(pointSpeed(A, sa, rho), 0.0);
       return p.n.dot(sa.gamma) / A.m + (A.Jinv * chi).dot(sa.Pi);
     }
     const Body& B = m_.bodies[std::size_t(c.b)];
@@ -188,13 +297,13 @@ class StepRun {
     gapOf(c, sa, sb, &g);
     double u = 0.0, speedA = 0.0, speedB = 0.0;
     if (!A.fixed) {
-      const Vec3 rho = sa.R.transpose() * (g.pointA - sa.x);
+      const Vec3& rho = g.rhoA;
       const Vec3 chi = rho.cross(sa.R.transpose() * g.normal);
       u += g.normal.dot(sa.gamma) / A.m + (A.Jinv * chi).dot(sa.Pi);
       speedA = pointSpeed(A, sa, rho);
     }
     if (!B.fixed) {
-      const Vec3 rho = sb.R.transpose() * (g.pointB - sb.x);
+      const Vec3& rho = g.rhoB;
       const Vec3 chi = rho.cross(sb.R.transpose() * g.normal);
       u -= g.normal.dot(sb.gamma) / B.m + (B.Jinv * chi).dot(sb.Pi);
       speedB = pointSpeed(B, sb, rho);
@@ -203,19 +312,10 @@ class StepRun {
     return u;
   }
 
-  /// |v| + |Omega| |rho| of a body point: the scale of its velocity's round-off, m/s.
-  static double pointSpeed(const Body& b, const BodyState& s, const Vec3& rho) {
-    if (b.fixed) return 0.0;
-    return s.gamma.norm() / b.m + (b.Jinv * s.Pi).norm() * rho.norm();
-  }
-
   // --- candidates
-  /// The contacts of body a with body b (part pairs whose swept part boxes meet) or with planes.
   void addPairCandidates(int a, int b);
   void addPlaneCandidates(int a);
-  /// Adds c when its gap at the end of the step is violated (not a touching contact at rest).
-  bool considerCandidate(const ContactRef& c);
-  /// Every candidate contact of body i (after it moved).
+  bool considerCandidate(ContactRef c);
   bool collectFor(int i);
   void dropCandidatesOf(int i) {
     auto& cs = w_.candidates;
@@ -223,7 +323,6 @@ class StepRun {
                             [&](const Candidate& k) { return k.c.a == i || k.c.b == i; }),
              cs.end());
   }
-  /// Event time of a violated candidate: false on failure.
   bool timeCandidate(Candidate& k);
   bool locateRoot(const ContactRef& c, double lo, double t0, double g0, double tEnd, double gEnd,
                   double& t);
@@ -232,7 +331,14 @@ class StepRun {
   bool processEvent(const Candidate& k);
   bool islandAdd(int i, double lo, double t);
   bool closeIsland(double lo, double t);
-  void islandContactsOf(const ContactRef& c, double lo, double t);
+  void islandContactsOf(const ContactRef& c);
+  /// Closing acceleration of an island contact from gravity: how hard the two sides are pressed
+  /// together when nothing else acts (m/s^2, > 0: pressed).
+  double closingAcceleration(const ContactRef& c, const Vec3& n) const;
+  /// Holds the event's slow contacts and lets go of the fast ones; true when any hold changed.
+  bool updateHolds(double alpha);
+  /// Gives back the energy a held elastic contact kept, as a separating impulse (J).
+  void releaseStored(const HeldRow& row, std::vector<BodyState>& s);
 
   const WorldModel& m_;
   double h_;
@@ -242,6 +348,78 @@ class StepRun {
   StepWork& w_;
   int n_;
 };
+
+// ---------------------------------------------------------------------------------------------
+// Groups of held bodies.
+
+void StepRun::buildGroups() {
+  std::vector<int>& parent = w_.parent;
+  for (int i = 0; i < n_; ++i) parent[std::size_t(i)] = i;
+  auto find = [&](int i) {
+    while (parent[std::size_t(i)] != i) i = parent[std::size_t(i)] = parent[std::size_t(parent[std::size_t(i)])];
+    return i;
+  };
+  for (const HeldRow& r : w_.held) {
+    if (r.b >= 0 && !m_.bodies[std::size_t(r.b)].fixed) {
+      const int x = find(r.a), y = find(r.b);
+      if (x != y) parent[std::size_t(std::max(x, y))] = std::min(x, y);
+    }
+  }
+  std::fill(w_.group.begin(), w_.group.end(), -1);
+  w_.groupBodyStart.clear();
+  w_.groupBodies.clear();
+  w_.groupRowStart.clear();
+  w_.groupRows.clear();
+  // Groups in order of their smallest body; a body is in a group when a held row touches it.
+  int count = 0;
+  for (int i = 0; i < n_; ++i) {
+    bool held = false;
+    for (const HeldRow& r : w_.held) held = held || r.a == i || r.b == i;
+    if (!held || m_.bodies[std::size_t(i)].fixed) continue;
+    const int root = find(i);
+    if (w_.group[std::size_t(root)] < 0) w_.group[std::size_t(root)] = count++;
+    w_.group[std::size_t(i)] = w_.group[std::size_t(root)];
+  }
+  for (int g = 0; g < count; ++g) {
+    w_.groupBodyStart.push_back(int(w_.groupBodies.size()));
+    for (int i = 0; i < n_; ++i) {
+      if (w_.group[std::size_t(i)] == g) w_.groupBodies.push_back(i);
+    }
+    w_.groupRowStart.push_back(int(w_.groupRows.size()));
+    for (int k = 0; k < int(w_.held.size()); ++k) {
+      if (w_.group[std::size_t(w_.held[std::size_t(k)].a)] == g) w_.groupRows.push_back(k);
+    }
+  }
+  w_.groupBodyStart.push_back(int(w_.groupBodies.size()));
+  w_.groupRowStart.push_back(int(w_.groupRows.size()));
+  w_.cachedGroup = -1;
+}
+
+bool StepRun::flowGroup(int g, double tau, bool final, std::vector<BodyState>& out) {
+  const int b0 = w_.groupBodyStart[std::size_t(g)], b1 = w_.groupBodyStart[std::size_t(g) + 1];
+  const int r0 = w_.groupRowStart[std::size_t(g)], r1 = w_.groupRowStart[std::size_t(g) + 1];
+  w_.groupRowScratch.clear();
+  for (int q = r0; q < r1; ++q) w_.groupRowScratch.push_back(w_.held[std::size_t(w_.groupRows[std::size_t(q)])]);
+  const std::span<const int> members(w_.groupBodies.data() + b0, std::size_t(b1 - b0));
+  const ConstrainedResult c = constrainedFlow(m_, members, w_.groupRowScratch, w_.base, tau, out,
+                                              w_.liftedScratch, w_.heldWork);
+  if (!c.ok) {
+    r_.fail(RunStatus::SolverFailed, c.what, -1, 1.0);
+    r_.failure.with("held contacts", double(r1 - r0))
+        .with("iterations", c.iterations)
+        .with("largest gap left", c.residual, "m");
+    return false;
+  }
+  if (final) {
+    for (int q = r0; q < r1; ++q) {
+      w_.held[std::size_t(w_.groupRows[std::size_t(q)])].lifted = w_.liftedScratch[std::size_t(q - r0)] != 0;
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates.
 
 void StepRun::addPlaneCandidates(int a) {
   const Body& A = m_.bodies[std::size_t(a)];
@@ -270,30 +448,27 @@ void StepRun::addPlaneCandidates(int a) {
 }
 
 void StepRun::addPairCandidates(int a, int b) {
-  const Body& A = m_.bodies[std::size_t(a)];
-  const Body& B = m_.bodies[std::size_t(b)];
-  if (A.fixed && B.fixed) return;
+  if (m_.bodies[std::size_t(a)].fixed && m_.bodies[std::size_t(b)].fixed) return;
   // Keep a movable body as A, so a contact's normal points towards a body that moves.
-  if (A.fixed) std::swap(a, b);
+  if (m_.bodies[std::size_t(a)].fixed) std::swap(a, b);
   const Body& BA = m_.bodies[std::size_t(a)];
   const Body& BB = m_.bodies[std::size_t(b)];
   const bool many = BA.parts.size() > 1 || BB.parts.size() > 1;
+  auto partBox = [&](int body, const PartInfo& part) {
+    const BodyState& s0 = w_.base[std::size_t(body)];
+    const BodyState& s1 = w_.end[std::size_t(body)];
+    const Vec3 c0 = s0.x + s0.R * part.centre, c1 = s1.x + s1.R * part.centre;
+    Aabb box;
+    box.lo = c0.cwiseMin(c1) - Vec3::Constant(part.radius);
+    box.hi = c0.cwiseMax(c1) + Vec3::Constant(part.radius);
+    const double tau = (1.0 - w_.alpha[std::size_t(body)]) * h_;
+    if (!m_.bodies[std::size_t(body)].fixed) box.lo.z() -= 0.125 * m_.g * tau * tau;
+    return box;
+  };
   for (int p = 0; p < int(BA.parts.size()); ++p) {
     for (int q = 0; q < int(BB.parts.size()); ++q) {
-      if (many) {
-        // Swept part boxes.
-        auto partBox = [&](int body, const PartInfo& part) {
-          const BodyState& s0 = w_.base[std::size_t(body)];
-          const BodyState& s1 = w_.end[std::size_t(body)];
-          const Vec3 c0 = s0.x + s0.R * part.centre, c1 = s1.x + s1.R * part.centre;
-          Aabb box;
-          box.lo = c0.cwiseMin(c1) - Vec3::Constant(part.radius);
-          box.hi = c0.cwiseMax(c1) + Vec3::Constant(part.radius);
-          const double tau = (1.0 - w_.alpha[std::size_t(body)]) * h_;
-          if (!m_.bodies[std::size_t(body)].fixed) box.lo.z() -= 0.125 * m_.g * tau * tau;
-          return box;
-        };
-        if (!partBox(a, BA.parts[std::size_t(p)]).overlaps(partBox(b, BB.parts[std::size_t(q)]))) continue;
+      if (many && !partBox(a, BA.parts[std::size_t(p)]).overlaps(partBox(b, BB.parts[std::size_t(q)]))) {
+        continue;
       }
       ContactRef c;
       c.a = a;
@@ -305,7 +480,17 @@ void StepRun::addPairCandidates(int a, int b) {
   }
 }
 
-bool StepRun::considerCandidate(const ContactRef& c) {
+bool StepRun::considerCandidate(ContactRef c) {
+  // A held contact is not a candidate; a polyhedron held on a plane by some vertices still is,
+  // for its other vertices.
+  for (const HeldRow& r : w_.held) {
+    if (!rowOf(r, c)) continue;
+    if (r.kind == RowKind::VertexPlane) {
+      c.excludeHeld = true;
+    } else {
+      return true;
+    }
+  }
   const double g1 = endGap(c);
   if (g1 > 0.0) return true;
   if (!std::isfinite(g1)) {
@@ -313,9 +498,7 @@ bool StepRun::considerCandidate(const ContactRef& c) {
     return false;
   }
   for (const Candidate& k : w_.candidates) {
-    if (k.c.a == c.a && k.c.b == c.b && k.c.pa == c.pa && k.c.pb == c.pb && k.c.plane == c.plane) {
-      return true;  // already listed (both bodies of a pair moved in one event)
-    }
+    if (k.c.sameAs(c)) return true;  // already listed (both bodies of a pair moved in one event)
   }
   Candidate k;
   k.c = c;
@@ -443,23 +626,42 @@ bool StepRun::timeCandidate(Candidate& k) {
       return true;
     }
   }
-  // Pressed together at zero approach speed for the whole step: a resting contact.
-  r_.fail(RunStatus::Zeno,
-          "a contact rests (closed, no approach speed, pressed together): it needs settling",
-          c.b >= 0 ? pairGap_ : m_.planes[std::size_t(c.plane)].gap, lo);
-  r_.failure.with("gap at the end", g1, "m").with("dPhi/dt", u, "m/s");
-  return false;
+  // Pressed together at no approach speed for the whole step: an event at lo that holds it.
+  k.t = 0.0;
+  k.alpha = lo;
+  k.closedAtLo = true;
+  return true;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Events.
 
 bool StepRun::islandAdd(int i, double lo, double t) {
   if (w_.islandIndex[std::size_t(i)] >= 0) return true;
   if (!stateAt(i, lo, t, w_.at[std::size_t(i)])) return false;
   w_.islandIndex[std::size_t(i)] = int(w_.islandBodies.size());
   w_.islandBodies.push_back(i);
+  // A held group moves as one: its other bodies join too.
+  const int g = groupOf(i);
+  if (g >= 0) {
+    for (int q = w_.groupBodyStart[std::size_t(g)]; q < w_.groupBodyStart[std::size_t(g) + 1]; ++q) {
+      if (!islandAdd(w_.groupBodies[std::size_t(q)], lo, t)) return false;
+    }
+  }
   return true;
 }
 
-void StepRun::islandContactsOf(const ContactRef& c, double /*lo*/, double /*t*/) {
+double StepRun::closingAcceleration(const ContactRef& c, const Vec3& n) const {
+  // Gravity pulls a free body down; a fixed body, a plane or a body held in a group does not
+  // accelerate (it is supported). The contact is pressed when A accelerates towards B along -n.
+  const Vec3 gravity(0.0, 0.0, -m_.g);
+  const Vec3 accA = gravity;
+  Vec3 accB = Vec3::Zero();
+  if (c.b >= 0 && !m_.bodies[std::size_t(c.b)].fixed && groupOf(c.b) < 0) accB = gravity;
+  return -n.dot(accA - accB);
+}
+
+void StepRun::islandContactsOf(const ContactRef& c) {
   const Body& A = m_.bodies[std::size_t(c.a)];
   const BodyState& sa = w_.at[std::size_t(c.a)];
   Manifold man;
@@ -477,6 +679,9 @@ void StepRun::islandContactsOf(const ContactRef& c, double /*lo*/, double /*t*/)
   }
   const std::int64_t keyB = c.b >= 0 ? std::int64_t(c.b) : planeIndex(c.plane);
   const double e = restitutionOf(m_, c.a, keyB);
+  const double closing = closingAcceleration(c, man.normal);
+  ContactRef plain = c;
+  plain.excludeHeld = false;
   for (int k = 0; k < man.count; ++k) {
     const contact::ContactPoint& p = man.points[std::size_t(k)];
     ImpactContact ic;
@@ -484,18 +689,20 @@ void StepRun::islandContactsOf(const ContactRef& c, double /*lo*/, double /*t*/)
     ic.n = man.normal;
     ic.chiA = p.rhoA.cross(sa.R.transpose() * man.normal);
     ic.b = -1;
+    double speedB = 0.0;
     if (c.b >= 0 && !m_.bodies[std::size_t(c.b)].fixed) {
       const BodyState& sb = w_.at[std::size_t(c.b)];
       ic.b = w_.islandIndex[std::size_t(c.b)];
       ic.chiB = p.rhoB.cross(sb.R.transpose() * man.normal);
+      speedB = pointSpeed(m_.bodies[std::size_t(c.b)], sb, p.rhoB);
     }
     ic.e = e;
-    double speedB = 0.0;
-    if (ic.b >= 0) speedB = pointSpeed(m_.bodies[std::size_t(c.b)], w_.at[std::size_t(c.b)], p.rhoB);
     ic.uNoise = contact::noiseFloor(pointSpeed(A, sa, p.rhoA), speedB);
     w_.islandContacts.push_back(ic);
-    w_.contactOf.push_back(c);
+    w_.contactOf.push_back(plain);
     w_.pointOf.push_back(p.pointA);
+    w_.manifoldOf.push_back(p);
+    w_.closingOf.push_back(closing);
   }
 }
 
@@ -505,7 +712,7 @@ bool StepRun::closeIsland(double lo, double t) {
   for (std::size_t q = 0; q < w_.islandBodies.size(); ++q) {
     const int i = w_.islandBodies[q];
     const Body& A = m_.bodies[std::size_t(i)];
-    const BodyState& si = w_.at[std::size_t(i)];
+    const BodyState si = w_.at[std::size_t(i)];
     for (int k = 0; k < int(m_.planes.size()); ++k) {
       const Plane& p = m_.planes[std::size_t(k)];
       if (p.n.dot(si.x) - p.offset - A.reach > m_.closedGap) continue;
@@ -514,7 +721,7 @@ bool StepRun::closeIsland(double lo, double t) {
         c.a = i;
         c.pa = pa;
         c.plane = k;
-        if (gapOf(c, si, si) <= m_.closedGap) islandContactsOf(c, lo, t);
+        if (gapOf(c, si, si) <= m_.closedGap) islandContactsOf(c);
       }
     }
     w_.partners.clear();
@@ -545,10 +752,194 @@ bool StepRun::closeIsland(double lo, double t) {
           const BodyState& sb = c.a == i ? sj : si;
           if (gapOf(c, sa, sb) > m_.closedGap) continue;
           if (!B.fixed && !islandAdd(j, lo, t)) return false;
-          islandContactsOf(c, lo, t);
+          islandContactsOf(c);
         }
       }
     }
+  }
+  return true;
+}
+
+void StepRun::releaseStored(const HeldRow& row, std::vector<BodyState>& s) {
+  if (!(row.stored > 0.0)) return;
+  const BodyState& sa = s[std::size_t(row.a)];
+  const BodyState& sb = s[std::size_t(row.b >= 0 ? row.b : row.a)];
+  const RowValue v = evaluateRow(m_, row, sa, sb);
+  const double u = rowVelocity(m_, v, row, sa, sb);
+  const Body& A = m_.bodies[std::size_t(row.a)];
+  double k = v.n.squaredNorm() / A.m + v.chiA.dot(A.Jinv * v.chiA);
+  if (row.b >= 0 && !m_.bodies[std::size_t(row.b)].fixed) {
+    const Body& B = m_.bodies[std::size_t(row.b)];
+    k += v.n.squaredNorm() / B.m + v.chiB.dot(B.Jinv * v.chiB);
+  }
+  // Kinetic energy gained by an impulse P along the row: P u + P^2 k / 2 = stored.
+  const double P = (-u + std::sqrt(u * u + 2.0 * k * row.stored)) / k;
+  BodyState& a = s[std::size_t(row.a)];
+  a.gamma += P * v.n;
+  a.Pi += P * v.chiA;
+  if (row.b >= 0 && !m_.bodies[std::size_t(row.b)].fixed) {
+    BodyState& b = s[std::size_t(row.b)];
+    b.gamma -= P * v.n;
+    b.Pi -= P * v.chiB;
+  }
+}
+
+bool StepRun::updateHolds(double /*alpha*/) {
+  const std::size_t nc = w_.islandContacts.size();
+  bool changed = false;
+  w_.touched.clear();
+  // Which contacts of the island are held from now on: the pressed ones whose rebound would come
+  // back within half a step.
+  auto holdIt = [&](std::size_t q) {
+    const ImpactContact& ic = w_.islandContacts[q];
+    const double c = w_.closingOf[q];
+    if (!(c > 0.0)) return false;
+    return impact::bounceBelowResolution(std::max(ic.uAfter, 0.0), c, h_);
+  };
+  // Energy kept by the rows this event replaces, per contact (given to its new rows or back).
+  for (std::size_t q = 0; q < nc; ++q) {
+    const ContactRef& c = w_.contactOf[q];
+    bool first = true;
+    for (std::size_t p = 0; p < q; ++p) first = first && !w_.contactOf[p].sameAs(c);
+    if (!first) continue;
+    // Existing rows of this contact.
+    double stored = 0.0;
+    bool had = false;
+    for (std::size_t k = 0; k < w_.held.size();) {
+      if (rowOf(w_.held[k], c)) {
+        stored += w_.held[k].stored;
+        w_.held.erase(w_.held.begin() + std::ptrdiff_t(k));
+        had = true;
+      } else {
+        ++k;
+      }
+    }
+    bool holds = false;
+    for (std::size_t p = q; p < nc; ++p) holds = holds || (w_.contactOf[p].sameAs(c) && holdIt(p));
+    if (!holds) {
+      if (had) {
+        changed = true;
+        ++r_.releases;
+        if (stored > 0.0) {
+          // Give the kept bounce energy back at this contact.
+          HeldRow row;
+          const Body& A = m_.bodies[std::size_t(c.a)];
+          const PartInfo& part = A.parts[std::size_t(c.pa)];
+          row.kind = c.b < 0 ? RowKind::SupportPlane : RowKind::SupportPair;
+          (void)part;
+          row.a = c.a;
+          row.pa = c.pa;
+          row.b = c.b;
+          row.pb = c.pb;
+          row.plane = c.plane;
+          row.stored = stored;
+          releaseStored(row, w_.at);
+          for (std::size_t s = 0; s < w_.islandBodies.size(); ++s) {
+            const int i = w_.islandBodies[s];
+            w_.islandState[s].gamma = w_.at[std::size_t(i)].gamma;
+            w_.islandState[s].Pi = w_.at[std::size_t(i)].Pi;
+          }
+        }
+        w_.touched.push_back(c.a);
+        if (c.b >= 0) w_.touched.push_back(c.b);
+      }
+      continue;
+    }
+    // New rows for the held points of this contact.
+    const Body& A = m_.bodies[std::size_t(c.a)];
+    const PartInfo& pa = A.parts[std::size_t(c.pa)];
+    const bool polyA = pa.kind == PartInfo::Kind::Polyhedron && !pa.point;
+    bool polyB = false;
+    if (c.b >= 0) {
+      const PartInfo& pb = m_.bodies[std::size_t(c.b)].parts[std::size_t(c.pb)];
+      polyB = pb.kind == PartInfo::Kind::Polyhedron && !pb.point;
+    }
+    bool firstRow = true;
+    const std::size_t rowsBefore = w_.held.size();
+    for (std::size_t p = q; p < nc; ++p) {
+      if (!w_.contactOf[p].sameAs(c) || !holdIt(p)) continue;
+      const contact::ContactPoint& mp = w_.manifoldOf[p];
+      HeldRow row;
+      row.a = c.a;
+      row.pa = c.pa;
+      row.b = c.b;
+      row.pb = c.pb;
+      row.plane = c.plane;
+      row.e = w_.islandContacts[p].e;
+      if (c.b < 0) {
+        row.kind = polyA && mp.vertexA >= 0 ? RowKind::VertexPlane : RowKind::SupportPlane;
+        row.vertex = mp.vertexA;
+      } else if (polyA && polyB) {
+        const BodyState& sb = w_.at[std::size_t(c.b)];
+        row.kind = RowKind::PointFace;
+        row.rhoA = mp.rhoA;
+        row.rhoB = mp.rhoB;
+        row.nB = sb.R.transpose() * w_.islandContacts[p].n;
+      } else {
+        row.kind = RowKind::SupportPair;
+      }
+      // One support row per smooth contact.
+      bool duplicate = false;
+      for (std::size_t k = rowsBefore; k < w_.held.size(); ++k) {
+        const HeldRow& o = w_.held[k];
+        duplicate = duplicate || (o.kind == row.kind && o.vertex == row.vertex &&
+                                  (row.kind == RowKind::SupportPlane || row.kind == RowKind::SupportPair ||
+                                   row.kind == RowKind::VertexPlane));
+      }
+      if (duplicate) continue;
+      if (firstRow) row.stored = stored;
+      firstRow = false;
+      w_.held.push_back(row);
+      changed = true;
+      ++r_.holds;
+    }
+    w_.touched.push_back(c.a);
+    if (c.b >= 0) w_.touched.push_back(c.b);
+  }
+  if (!changed) return false;
+  // The new rows' normal velocities go to zero (Gauss-Seidel over the rows; the bounces they
+  // stand for would end within half a step): an inelastic contact loses that energy, an elastic
+  // one keeps it in the row.
+  for (int sweep = 0; sweep < 50; ++sweep) {
+    double worst = 0.0;
+    for (HeldRow& row : w_.held) {
+      const int ia = w_.islandIndex[std::size_t(row.a)];
+      if (ia < 0) continue;
+      bool fresh = false;
+      for (int t : w_.touched) fresh = fresh || t == row.a;
+      if (!fresh) continue;
+      const BodyState& sa = w_.at[std::size_t(row.a)];
+      const BodyState& sb = w_.at[std::size_t(row.b >= 0 ? row.b : row.a)];
+      const RowValue v = evaluateRow(m_, row, sa, sb);
+      const double u = rowVelocity(m_, v, row, sa, sb);
+      const Body& A = m_.bodies[std::size_t(row.a)];
+      double k = v.n.squaredNorm() / A.m + v.chiA.dot(A.Jinv * v.chiA);
+      const bool movableB = row.b >= 0 && !m_.bodies[std::size_t(row.b)].fixed;
+      if (movableB) {
+        const Body& B = m_.bodies[std::size_t(row.b)];
+        k += v.n.squaredNorm() / B.m + v.chiB.dot(B.Jinv * v.chiB);
+      }
+      const double P = -u / k;
+      const double noise = contact::noiseFloor(pointSpeed(A, sa, v.chiA), 0.0);
+      worst = std::max(worst, std::fabs(u) - noise);
+      if (std::fabs(u) <= noise) continue;
+      // Kinetic energy removed by this projection: u^2 / (2 k).
+      const double lost = 0.5 * u * u / k;
+      if (row.e < 1.0) {
+        r_.dissipated += lost;
+      } else {
+        row.stored += lost;
+      }
+      BodyState& a = w_.at[std::size_t(row.a)];
+      a.gamma += P * v.n;
+      a.Pi += P * v.chiA;
+      if (movableB) {
+        BodyState& b = w_.at[std::size_t(row.b)];
+        b.gamma -= P * v.n;
+        b.Pi -= P * v.chiB;
+      }
+    }
+    if (!(worst > 0.0)) break;
   }
   return true;
 }
@@ -561,6 +952,8 @@ bool StepRun::processEvent(const Candidate& k) {
   w_.islandContacts.clear();
   w_.contactOf.clear();
   w_.pointOf.clear();
+  w_.manifoldOf.clear();
+  w_.closingOf.clear();
   if (!islandAdd(k.c.a, lo, t)) return false;
   if (k.c.b >= 0 && !m_.bodies[std::size_t(k.c.b)].fixed && !islandAdd(k.c.b, lo, t)) return false;
   if (!closeIsland(lo, t)) return false;
@@ -587,9 +980,21 @@ bool StepRun::processEvent(const Candidate& k) {
   }
   bool any = false;
   for (const ImpactContact& c : w_.islandContacts) any = any || c.impulse > 0.0;
-  if (!any) {
-    // The path crosses but nothing approaches: continue the event's bodies from here without
-    // an impulse (their remainder starts with the momenta's velocity).
+  for (std::size_t q = 0; q < w_.islandBodies.size(); ++q) {
+    BodyState& s = w_.at[std::size_t(w_.islandBodies[q])];
+    s.gamma = w_.islandState[q].gamma;
+    s.Pi = w_.islandState[q].Pi;
+  }
+  // Energy lost to restitution (an elastic island's round-off is not dissipation).
+  bool inelastic = false;
+  for (const ImpactContact& c : w_.islandContacts) inelastic = inelastic || c.e < 1.0;
+  if (inelastic) r_.dissipated += out.energyLost;
+  // Settling: hold the slow contacts, let go of the fast ones.
+  const bool holdsChanged = updateHolds(alpha);
+  if (holdsChanged) r_.settledAt = alpha;
+  if (!any && !holdsChanged) {
+    // The path crosses but nothing approaches, and nothing settles: continue the event's bodies
+    // from here without an impulse (their remainder starts with the momenta's velocity).
     ++r_.restarts;
     const int bodies[2] = {k.c.a, k.c.b};
     for (const int i : bodies) {
@@ -599,28 +1004,28 @@ bool StepRun::processEvent(const Candidate& k) {
         r_.failure.with("body", i).with("restarts", w_.impacts[std::size_t(i)]);
         return false;
       }
-      const BodyState s = w_.at[std::size_t(i)];
-      dropCandidatesOf(i);
-      if (!restartBody(i, alpha, s)) return false;
     }
     for (const int i : bodies) {
       if (i < 0 || m_.bodies[std::size_t(i)].fixed) continue;
-      if (!collectFor(i)) return false;
+      dropCandidatesOf(i);
+      const int g = groupOf(i);
+      if (g >= 0) {
+        if (!restartGroup(g, alpha)) return false;
+      } else if (!restartBody(i, alpha, w_.at[std::size_t(i)])) {
+        return false;
+      }
+    }
+    for (const int i : bodies) {
+      if (i >= 0 && !m_.bodies[std::size_t(i)].fixed && !collectFor(i)) return false;
     }
     return true;
   }
-  // New momenta; energy after.
+  // Energy after; one row per contact point that received an impulse.
   double after = 0.0;
-  for (std::size_t q = 0; q < w_.islandBodies.size(); ++q) {
-    const int i = w_.islandBodies[q];
-    BodyState& s = w_.at[std::size_t(i)];
-    s.gamma = w_.islandState[q].gamma;
-    s.Pi = w_.islandState[q].Pi;
+  for (const int i : w_.islandBodies) {
     const Body& b = m_.bodies[std::size_t(i)];
-    after += kineticEnergy(b, s) + potentialEnergy(m_, b, s);
+    after += kineticEnergy(b, w_.at[std::size_t(i)]) + potentialEnergy(m_, b, w_.at[std::size_t(i)]);
   }
-  r_.dissipated += out.energyLost;
-  // One row per contact point that received an impulse.
   const int event = r_.events - 1;
   for (std::size_t q = 0; q < w_.islandContacts.size(); ++q) {
     const ImpactContact& ic = w_.islandContacts[q];
@@ -643,28 +1048,36 @@ bool StepRun::processEvent(const Candidate& k) {
     e.detail.uAfter = ic.uAfter;
     e.detail.event = event;
   }
-  // Bodies that got an impulse restart here; the others keep their unsplit step.
+  // Bodies that got an impulse or whose holds changed restart here (with their whole group);
+  // the others keep their unsplit step.
+  if (holdsChanged) buildGroups();
   for (std::size_t q = 0; q < w_.islandBodies.size(); ++q) {
     const int i = w_.islandBodies[q];
-    const BodyState& s = w_.at[std::size_t(i)];
-    const ImpactBody& ib = w_.islandState[q];
-    (void)ib;
-    bool kicked = false;
+    bool restart = std::find(w_.touched.begin(), w_.touched.end(), i) != w_.touched.end();
     for (const ImpactContact& ic : w_.islandContacts) {
-      if (ic.impulse > 0.0 && (ic.a == int(q) || ic.b == int(q))) kicked = true;
+      if (ic.impulse > 0.0 && (ic.a == int(q) || ic.b == int(q))) restart = true;
     }
-    if (!kicked) continue;
+    if (!restart) continue;
     if (++w_.impacts[std::size_t(i)] > m_.maxImpactsPerBody) {
       r_.fail(RunStatus::Zeno, kZenoText, -1, alpha);
       r_.failure.with("body", i).with("cap", m_.maxImpactsPerBody);
       return false;
     }
-    const BodyState copy = s;
-    dropCandidatesOf(i);
-    if (!restartBody(i, alpha, copy)) return false;
+    const int g = groupOf(i);
+    if (g >= 0) {
+      if (w_.alpha[std::size_t(i)] == alpha && std::find(w_.moved.begin(), w_.moved.end(), i) != w_.moved.end()) {
+        continue;  // its group already restarted at this event
+      }
+      for (int p = w_.groupBodyStart[std::size_t(g)]; p < w_.groupBodyStart[std::size_t(g) + 1]; ++p) {
+        dropCandidatesOf(w_.groupBodies[std::size_t(p)]);
+      }
+      if (!restartGroup(g, alpha)) return false;
+    } else {
+      dropCandidatesOf(i);
+      if (!restartBody(i, alpha, w_.at[std::size_t(i)])) return false;
+    }
   }
-  for (std::size_t q = 0; q < w_.islandBodies.size(); ++q) {
-    const int i = w_.islandBodies[q];
+  for (const int i : w_.islandBodies) {
     if (w_.alpha[std::size_t(i)] != alpha) continue;
     if (!collectFor(i)) return false;
   }
@@ -672,7 +1085,10 @@ bool StepRun::processEvent(const Candidate& k) {
 }
 
 RunStatus StepRun::run() {
-  // Every body's own step.
+  w_.held = state_.held;
+  for (HeldRow& r : w_.held) r.lifted = false;
+  buildGroups();
+  // Every body's own step; held groups take their constrained step.
   for (int i = 0; i < n_; ++i) {
     const BodyState& s = state_.bodies[std::size_t(i)];
     w_.alpha[std::size_t(i)] = 0.0;
@@ -681,7 +1097,7 @@ RunStatus StepRun::run() {
     const Body& b = m_.bodies[std::size_t(i)];
     if (b.fixed) {
       w_.end[std::size_t(i)] = s;
-    } else {
+    } else if (groupOf(i) < 0) {
       const FlowResult f = flowBody(m_, b, s, h_, w_.end[std::size_t(i)]);
       if (f.pieces > 1) ++r_.subSteppedFlows;
       if (!f.ok) {
@@ -689,7 +1105,14 @@ RunStatus StepRun::run() {
         return r_.status;
       }
     }
-    w_.box[std::size_t(i)] = sweptBox(m_, b, s, w_.end[std::size_t(i)], h_);
+  }
+  const int groups = int(w_.groupBodyStart.size()) - 1;
+  for (int g = 0; g < groups; ++g) {
+    if (!flowGroup(g, h_, true, w_.end)) return r_.status;
+  }
+  for (int i = 0; i < n_; ++i) {
+    w_.box[std::size_t(i)] =
+        sweptBox(m_, m_.bodies[std::size_t(i)], w_.base[std::size_t(i)], w_.end[std::size_t(i)], h_);
   }
   w_.moved.clear();
   w_.candidates.clear();
@@ -719,7 +1142,6 @@ RunStatus StepRun::run() {
       if (!k.timed) continue;  // touching at rest: not an event
       if (best < 0 || k.alpha < w_.candidates[std::size_t(best)].alpha) best = q;
     }
-    // Drop the contacts that are not events.
     if (best < 0) break;
     const Candidate k = w_.candidates[std::size_t(best)];
     w_.candidates.erase(w_.candidates.begin() + best);
@@ -728,7 +1150,16 @@ RunStatus StepRun::run() {
                         w_.candidates.end());
     if (!processEvent(k)) return r_.status;
   }
+  // Held contacts that let go during their group's last flow: elastic ones give back their kept
+  // energy.
+  for (std::size_t k = w_.held.size(); k-- > 0;) {
+    if (!w_.held[k].lifted) continue;
+    releaseStored(w_.held[k], w_.end);
+    w_.held.erase(w_.held.begin() + std::ptrdiff_t(k));
+    ++r_.releases;
+  }
   for (int i = 0; i < n_; ++i) state_.bodies[std::size_t(i)] = w_.end[std::size_t(i)];
+  state_.held = w_.held;
   return RunStatus::Ok;
 }
 

@@ -17,6 +17,7 @@
 // which holds every buffer the step uses, sized at prepare() (no allocation in the step loop).
 
 #include "core/bodies/broad_phase.hpp"
+#include "core/bodies/held.hpp"
 #include "core/bodies/world.hpp"
 #include "core/impact/step_report.hpp"
 
@@ -25,9 +26,17 @@
 
 namespace ricochet::bodies {
 
-/// The state of a world: one state per body (fixed bodies: their pose).
+/// The state of a world: one state per body (fixed bodies: their pose), and the contacts held
+/// (settled) at this instant.
 struct WorldState {
   std::vector<BodyState> bodies;
+  std::vector<HeldRow> held;
+  /// Energy kept by held elastic contacts (their bounces' kinetic energy), J.
+  double storedEnergy() const {
+    double e = 0.0;
+    for (const HeldRow& r : held) e += r.stored;
+    return e;
+  }
 };
 
 /// What an impact row carries about the instant of its event.
@@ -54,6 +63,11 @@ struct ContactRef {
   int a = 0, pa = 0;
   int b = -1, pb = -1;
   int plane = -1;
+  /// A polyhedron on a plane with some vertices held: the gap of its other vertices.
+  bool excludeHeld = false;
+  bool sameAs(const ContactRef& o) const {
+    return a == o.a && pa == o.pa && b == o.b && pb == o.pb && plane == o.plane;
+  }
 };
 
 /// Per-run buffers of the step (sized by BodiesStepper::prepare()).
@@ -82,6 +96,21 @@ struct StepWork {
   std::vector<contact::ImpactContact> islandContacts;
   std::vector<ContactRef> contactOf;     ///< for each island contact, its contact
   std::vector<Vec3> pointOf;             ///< for each island contact, its world point on A
+  std::vector<contact::ContactPoint> manifoldOf;  ///< for each island contact, its point
+  std::vector<double> closingOf;         ///< for each island contact, its closing acceleration
+  // Held contacts during the step, and the groups of bodies they join (moving as one).
+  std::vector<HeldRow> held;
+  std::vector<int> group;                ///< per body: its group, -1 if free
+  std::vector<int> groupBodyStart, groupBodies, groupRowStart, groupRows;
+  std::vector<int> parent;               ///< union-find scratch
+  std::vector<HeldRow> groupRowScratch;
+  std::vector<char> liftedScratch;
+  std::vector<BodyState> groupStates;    ///< a group's states at `cachedTau`
+  int cachedGroup = -1;
+  double cachedTau = 0.0;
+  std::vector<int> touched;              ///< scratch: bodies whose holds changed
+  std::vector<double> rowEnergy;         ///< scratch: energy taken by new rows' projections
+  HeldWork heldWork;
   contact::ImpactWorkspace impulses;
   BroadPhase broad;
   int stamp = 0;
@@ -96,18 +125,25 @@ struct Report {
   std::vector<ImpactEvent> impacts;
   impact::StepFailure failure;
   int restarts = 0;       ///< crossings of a leaving contact continued without impulse
+  int holds = 0;          ///< contacts that settled (became held) in this step
+  int releases = 0;       ///< held contacts that let go in this step
   int subSteppedFlows = 0;  ///< flows split into several variational sub-steps (fast spin)
   int events = 0;
-  double dissipated = 0.0;  ///< kinetic energy lost at this step's impacts, J
+  double dissipated = 0.0;  ///< kinetic energy lost at this step's impacts and holds, J
+  /// Fraction of the step at which a contact was last held; negative: none was.
+  double settledAt = -1.0;
   StepWork work;
 
   void clear() {
     status = RunStatus::Ok;
     impactCount = 0;
     restarts = 0;
+    holds = 0;
+    releases = 0;
     subSteppedFlows = 0;
     events = 0;
     dissipated = 0.0;
+    settledAt = -1.0;
   }
   RunStatus fail(RunStatus st, const char* what, int gap, double s) {
     status = st;
@@ -145,8 +181,18 @@ class BodiesStepper {
   int pairGapIndex() const { return pairGap_; }
 
   double impactEnergy(const EventPoint& p) const { return p.energy; }
+  /// The bodies of an impact for its ImpactRecord: -1, -1 in a world that stands for a one-body
+  /// system (built with pairGapIndex < 0), whose records name planes only.
+  void impactBodies(const ImpactEvent& e, int& a, int& b) const {
+    a = pairGap_ < 0 ? -1 : e.detail.bodyA;
+    b = pairGap_ < 0 ? -1 : e.detail.bodyB;
+  }
   Vec3 contactPoint(const ImpactEvent& e) const { return e.detail.point; }
   const char* gapName(int gap) const;
+
+  /// True when every movable body is held (settled on a plane, a fixed body or another held
+  /// body): StepperSimulation's settled_t.
+  bool settled(const WorldState& s) const;
 
   /// Total energy of the world, J.
   double energy(const WorldState& s) const;

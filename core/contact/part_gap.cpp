@@ -206,6 +206,10 @@ PairGap pairGap(const Placement& A, const PartInfo& pa, const Placement& B, cons
     out.gap = dist - radii;
     out.pointA = ca - pa.rounding * out.normal;
     out.pointB = cb + pb.rounding * out.normal;
+    out.rhoA = A.shape->polyhedra[std::size_t(pa.index)].vertices[0] -
+               pa.rounding * (A.R.transpose() * out.normal);
+    out.rhoB = B.shape->polyhedra[std::size_t(pb.index)].vertices[0] +
+               pb.rounding * (B.R.transpose() * out.normal);
     return out;
   }
   const auto sa = [&](const Vec3& d) { return worldSupport(A, pa, d); };
@@ -218,12 +222,21 @@ PairGap pairGap(const Placement& A, const PartInfo& pa, const Placement& B, cons
     out.normal = guess.squaredNorm() > 0.0 ? guess.normalized() : Vec3::UnitZ();
     out.pointA = r.pointA;
     out.pointB = r.pointB;
+    out.rhoA = A.R.transpose() * (out.pointA - A.x);
+    out.rhoB = B.R.transpose() * (out.pointB - B.x);
     return out;
   }
   out.normal = (r.pointA - r.pointB) / r.distance;
   out.gap = r.distance - radii;
   out.pointA = r.pointA - pa.rounding * out.normal;
   out.pointB = r.pointB + pb.rounding * out.normal;
+  // A point core (a sphere): the contact point exactly along the normal from its centre.
+  out.rhoA = pa.point ? Vec3(A.shape->polyhedra[std::size_t(pa.index)].vertices[0] -
+                             pa.rounding * (A.R.transpose() * out.normal))
+                      : Vec3(A.R.transpose() * (out.pointA - A.x));
+  out.rhoB = pb.point ? Vec3(B.shape->polyhedra[std::size_t(pb.index)].vertices[0] +
+                             pb.rounding * (B.R.transpose() * out.normal))
+                      : Vec3(B.R.transpose() * (out.pointB - B.x));
   return out;
 }
 
@@ -271,6 +284,7 @@ void planeManifold(const Placement& A, const PartInfo& pa, const Vec3& n, double
     const double gap = base + u.dot(v);
     if (!(gap <= tolerance) && out.count > 0) continue;
     ContactPoint& c = out.points[std::size_t(out.count++)];
+    c.vertexA = idx[std::size_t(i)];
     c.rhoA = v - p.epsilon * u;
     c.pointA = A.x + A.R * c.rhoA;
     c.pointB = c.pointA - gap * n;
@@ -283,8 +297,8 @@ void pairManifold(const Placement& A, const PartInfo& pa, const Placement& B, co
   out.count = 1;
   out.points[0].pointA = g.pointA;
   out.points[0].pointB = g.pointB;
-  out.points[0].rhoA = A.R.transpose() * (g.pointA - A.x);
-  out.points[0].rhoB = B.R.transpose() * (g.pointB - B.x);
+  out.points[0].rhoA = g.rhoA;
+  out.points[0].rhoB = g.rhoB;
   if (pa.kind != PartInfo::Kind::Polyhedron || pb.kind != PartInfo::Kind::Polyhedron || pa.point ||
       pb.point || g.overlap) {
     return;

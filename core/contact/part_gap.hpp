@@ -55,6 +55,9 @@ struct PairGap {
   Vec3 normal = Vec3::UnitZ();   ///< unit, world, from B towards A
   Vec3 pointA = Vec3::Zero();    ///< contact point on A's surface, world, m
   Vec3 pointB = Vec3::Zero();    ///< contact point on B's surface, world, m
+  /// The same points in the bodies' frames (for a sphere exactly its centre minus r along the
+  /// normal, so its lever rho x n is exactly zero: frictionless contact never spins a sphere).
+  Vec3 rhoA = Vec3::Zero(), rhoB = Vec3::Zero();
   /// The cores overlap (a penetration deeper than the roundings): `gap` is then only an upper
   /// bound, -(rA + rB), and the normal is the last search direction.
   bool overlap = false;
@@ -83,6 +86,7 @@ struct ContactPoint {
   Vec3 pointB = Vec3::Zero();  ///< on B's surface (or the plane), world, m
   Vec3 rhoA = Vec3::Zero();    ///< pointA in A's body frame, m
   Vec3 rhoB = Vec3::Zero();    ///< pointB in B's body frame (planes: unused), m
+  int vertexA = -1;  ///< a polyhedron's vertex on a plane: its index in the part; else -1
 };
 struct Manifold {
   Vec3 normal = Vec3::UnitZ();  ///< from B (or the plane) towards A

@@ -39,57 +39,14 @@ void applyImpulse(std::span<ImpactBody> bodies, const ImpactContact& c, double P
   }
 }
 
-/// Cholesky factor of the leading n x n block of the passive rows/columns (row-major in L, stride
-/// cap). False if the block is not positive definite to round-off.
-bool cholesky(const std::vector<double>& D, int cap, const std::vector<int>& idx, int n,
-              std::vector<double>& L) {
-  double scale = 0.0;
-  for (int i = 0; i < n; ++i) {
-    scale = std::max(scale, D[std::size_t(idx[std::size_t(i)] * cap + idx[std::size_t(i)])]);
-  }
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j <= i; ++j) {
-      double s = D[std::size_t(idx[std::size_t(i)] * cap + idx[std::size_t(j)])];
-      for (int k = 0; k < j; ++k) s -= L[std::size_t(i * cap + k)] * L[std::size_t(j * cap + k)];
-      if (i == j) {
-        if (!(s > 1e-13 * scale)) return false;
-        L[std::size_t(i * cap + i)] = std::sqrt(s);
-      } else {
-        L[std::size_t(i * cap + j)] = s / L[std::size_t(j * cap + j)];
-      }
-    }
-  }
-  return true;
-}
-
-/// Solves L L^T z = rhs (in place in z).
-void choleskySolve(const std::vector<double>& L, int cap, int n, std::vector<double>& z) {
-  for (int i = 0; i < n; ++i) {
-    double s = z[std::size_t(i)];
-    for (int k = 0; k < i; ++k) s -= L[std::size_t(i * cap + k)] * z[std::size_t(k)];
-    z[std::size_t(i)] = s / L[std::size_t(i * cap + i)];
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    double s = z[std::size_t(i)];
-    for (int k = i + 1; k < n; ++k) s -= L[std::size_t(k * cap + i)] * z[std::size_t(k)];
-    z[std::size_t(i)] = s / L[std::size_t(i * cap + i)];
-  }
-}
-
 }  // namespace
 
 void ImpactWorkspace::reserve(int contacts) {
   if (contacts <= capacity_) return;
   capacity_ = std::max(contacts, 2 * capacity_);
-  const std::size_t c = std::size_t(capacity_);
-  D.assign(c * c, 0.0);
-  L.assign(c * c, 0.0);
-  u.assign(c, 0.0);
-  w.assign(c, 0.0);
-  lambda.assign(c, 0.0);
-  z.assign(c, 0.0);
-  active.assign(c, 0);
-  passive.assign(c, 0);
+  u.assign(std::size_t(capacity_), 0.0);
+  active.assign(std::size_t(capacity_), 0);
+  lcp.reserve(capacity_);
 }
 
 double normalVelocity(std::span<const ImpactBody> bodies, const ImpactContact& c) {
@@ -111,7 +68,6 @@ ImpactOutcome resolveImpacts(std::span<ImpactBody> bodies, std::span<ImpactConta
   ImpactOutcome out;
   const int nc = int(contacts.size());
   work.reserve(nc);
-  const int cap = work.capacity();
   const double energyBefore = kineticEnergy(bodies);
   for (ImpactContact& c : contacts) {
     c.impulse = 0.0;
@@ -163,91 +119,24 @@ ImpactOutcome resolveImpacts(std::span<ImpactBody> bodies, std::span<ImpactConta
       c.impulse += P;
       continue;
     }
-    // The pass's LCP on the approaching contacts (indices 0..na of `active`), by the active-set
-    // method of Lawson and Hanson: grow the set of contacts with lambda > 0 by the most violated
-    // one, solve the equality problem on it, step back to keep lambda >= 0.
+    // The pass's LCP on the approaching contacts: the inelastic impulses lambda >= 0 with
+    // w = D lambda + u >= 0, lambda.w = 0 (the projection of the velocity onto {u >= 0}).
+    LcpSolver& lcp = work.lcp;
     for (int i = 0; i < na; ++i) {
       for (int j = 0; j <= i; ++j) {
         const double d = delassus(bodies, contacts[std::size_t(work.active[std::size_t(i)])],
                                   contacts[std::size_t(work.active[std::size_t(j)])]);
-        work.D[std::size_t(i * cap + j)] = d;
-        work.D[std::size_t(j * cap + i)] = d;
+        lcp.M(i, j) = d;
+        lcp.M(j, i) = d;
       }
+      lcp.q(i) = work.u[std::size_t(work.active[std::size_t(i)])];
     }
-    std::vector<double>& lambda = work.lambda;
-    std::vector<double>& w = work.w;
-    std::vector<double>& z = work.z;
-    std::vector<int>& P = work.passive;
-    std::vector<double> const& D = work.D;
-    for (int i = 0; i < na; ++i) {
-      lambda[std::size_t(i)] = 0.0;
-      w[std::size_t(i)] = work.u[std::size_t(work.active[std::size_t(i)])];
-    }
-    // Scratch flags in L's last row would alias; use the sign of P membership instead.
-    int np = 0;
-    const double wTol = 1e-13 * fastest;
-    auto inPassive = [&](int i) { return std::find(P.begin(), P.begin() + np, i) != P.begin() + np; };
-    int excluded = -1;  // a contact found dependent on the passive ones, skipped this pass
-    for (int outer = 0; outer < 4 * na + 8; ++outer) {
-      int j = -1;
-      double worst = -wTol;
-      for (int i = 0; i < na; ++i) {
-        if (i == excluded || inPassive(i)) continue;
-        if (w[std::size_t(i)] < worst) {
-          worst = w[std::size_t(i)];
-          j = i;
-        }
-      }
-      if (j < 0) break;
-      P[std::size_t(np++)] = j;
-      for (int inner = 0; inner < 4 * na + 8; ++inner) {
-        if (!cholesky(D, cap, P, np, work.L)) {
-          // Column j depends on the others (redundant contacts): its w is 0 at the optimum.
-          --np;
-          excluded = j;
-          break;
-        }
-        for (int i = 0; i < np; ++i) z[std::size_t(i)] = -work.u[std::size_t(work.active[std::size_t(P[std::size_t(i)])])];
-        choleskySolve(work.L, cap, np, z);
-        double step = 1.0;
-        bool feasible = true;
-        for (int i = 0; i < np; ++i) {
-          if (z[std::size_t(i)] <= 0.0) {
-            feasible = false;
-            const double li = lambda[std::size_t(P[std::size_t(i)])];
-            step = std::min(step, li / (li - z[std::size_t(i)]));
-          }
-        }
-        if (feasible) {
-          for (int i = 0; i < np; ++i) lambda[std::size_t(P[std::size_t(i)])] = z[std::size_t(i)];
-          break;
-        }
-        // Move towards z until a multiplier reaches 0, and release it.
-        int kept = 0;
-        for (int i = 0; i < np; ++i) {
-          const int pi = P[std::size_t(i)];
-          double& li = lambda[std::size_t(pi)];
-          li += step * (z[std::size_t(i)] - li);
-          if (li > 0.0 && !(z[std::size_t(i)] <= 0.0 && li <= 1e-15 * std::fabs(z[std::size_t(i)]))) {
-            P[std::size_t(kept++)] = pi;
-          } else {
-            li = 0.0;
-          }
-        }
-        np = kept;
-        if (np == 0) break;
-      }
-      for (int i = 0; i < na; ++i) {
-        double s = work.u[std::size_t(work.active[std::size_t(i)])];
-        for (int k = 0; k < na; ++k) s += D[std::size_t(i * cap + k)] * lambda[std::size_t(k)];
-        w[std::size_t(i)] = s;
-      }
-    }
+    lcp.solve(na, 1e-13 * fastest);
     bool any = false;
     for (int i = 0; i < na; ++i) {
-      if (!(lambda[std::size_t(i)] > 0.0)) continue;
+      if (!(lcp.x(i) > 0.0)) continue;
       ImpactContact& c = contacts[std::size_t(work.active[std::size_t(i)])];
-      const double Pk = (1.0 + c.e) * lambda[std::size_t(i)];
+      const double Pk = (1.0 + c.e) * lcp.x(i);
       applyImpulse(bodies, c, Pk);
       c.impulse += Pk;
       any = true;

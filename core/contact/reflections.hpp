@@ -20,6 +20,7 @@
 //
 // Allocation-free once the workspace has the capacity for the island (reserve()).
 
+#include "core/contact/lcp.hpp"
 #include "core/se3/so3.hpp"
 
 #include <cstdint>
@@ -77,8 +78,9 @@ class ImpactWorkspace {
   friend ImpactOutcome resolveImpacts(std::span<ImpactBody>, std::span<ImpactContact>,
                                       ImpactWorkspace&, ImpactLaw, int);
   int capacity_ = 0;
-  std::vector<double> D, L, u, w, lambda, z;  // Delassus matrix, its factor, pass vectors
-  std::vector<int> active, passive;
+  std::vector<double> u;   // normal velocities of the pass
+  std::vector<int> active;  // the approaching contacts of the pass
+  LcpSolver lcp;
 };
 
 /// The round-off of a relative normal velocity between bodies moving at these point speeds

@@ -78,11 +78,19 @@ struct StepReport {
   int impactCount = 0;
   std::array<ImpactT, kMaxImpactsPerStep + 1> impacts{};  ///< + 1: the SE(3) guard counts past its cap
   StepFailure failure;
+  /// Kinetic energy lost in this step at impacts with restitution < 1 and where contacts settled,
+  /// J (0 for an elastic run; docs/restitution.md).
+  double dissipated = 0.0;
+  /// Fraction of the step at which a body settled (its set of held contacts became non-empty);
+  /// negative: none did in this step.
+  double settledAt = -1.0;
 
   /// Starts a new step (the failure is only meaningful after fail(), which resets it).
   void clear() {
     status = RunStatus::Ok;
     impactCount = 0;
+    dissipated = 0.0;
+    settledAt = -1.0;
   }
   /// Records a failure and returns its status (for `return report.fail(...)`).
   RunStatus fail(RunStatus st, const char* what, int gap, double s) {

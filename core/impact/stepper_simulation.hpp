@@ -11,6 +11,9 @@
 //   double impactEnergy(const Point&) const;   continuous energy at an impact point, J
 //   Eigen::Vector3d contactPoint(const Impact&) const;   world point, for display
 //   const char* gapName(int j) const;          name of constraint j
+// and, if it can settle contacts (restitution < 1, docs/restitution.md),
+//   bool settled(const State&) const;          some contact is held as an equality
+// whose steps report the energy they dissipate and where a body settled (StepReport).
 // A system derives from StepperSimulation and supplies what it shows: energy(), minGap(),
 // columns(), sample() and poses().
 
@@ -24,6 +27,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -37,6 +41,12 @@ concept Stepper = requires(const S& stepper, typename S::State& state, typename 
   { stepper.impactEnergy(impact.before) } -> std::convertible_to<double>;
   { stepper.contactPoint(impact) } -> std::convertible_to<Eigen::Vector3d>;
   { stepper.gapName(j) } -> std::convertible_to<const char*>;
+};
+
+/// A stepper whose bodies can settle (restitution < 1): its state says whether a contact is held.
+template <class S>
+concept SettlingStepper = Stepper<S> && requires(const S& stepper, const typename S::State& state) {
+  { stepper.settled(state) } -> std::convertible_to<bool>;
 };
 
 /// Counters a run keeps about its impact solves (diagnostics for tests; there is no warning
@@ -99,10 +109,14 @@ class StepperSimulation : public Simulation {
       }
       ++step_;  // before the impacts are recorded: a sink may ask for step() and time()
       if (report_.impactCount > 0) [[unlikely]] recordImpacts(sink, stepStart(step_ - 1));
+      if constexpr (SettlingStepper<S>) trackSettling();
     }
     result.stepsTaken = i;
     return result;
   }
+
+  double dissipatedEnergy() const override { return dissipated_; }
+  double settledTime() const override { return settledSince_; }
 
   const S& stepper() const { return stepper_; }
   const State& state() const { return state_; }
@@ -141,11 +155,21 @@ class StepperSimulation : public Simulation {
       r.impulse = imp.impulse;
       r.reflected = imp.reflected;
       r.contactPoint = stepper_.contactPoint(imp);
-      if constexpr (requires { imp.detail.bodyA; imp.detail.bodyB; }) {
-        r.bodyA = imp.detail.bodyA;
-        r.bodyB = imp.detail.bodyB;
+      if constexpr (requires { stepper_.impactBodies(imp, r.bodyA, r.bodyB); }) {
+        stepper_.impactBodies(imp, r.bodyA, r.bodyB);
       }
       sink->onImpact(r);
+    }
+  }
+
+  /// After an accepted step: the energy it dissipated, and since when the bodies have been
+  /// settled (NaN once none is).
+  void trackSettling() {
+    dissipated_ += report_.dissipated;
+    if (!stepper_.settled(state_)) {
+      settledSince_ = std::numeric_limits<double>::quiet_NaN();
+    } else if (std::isnan(settledSince_)) {
+      settledSince_ = stepStart(step_ - 1) + std::max(report_.settledAt, 0.0) * stepper_.timeStep();
     }
   }
 
@@ -164,6 +188,8 @@ class StepperSimulation : public Simulation {
   std::int64_t step_ = 0;
   std::int64_t impacts_ = 0;
   ImpactDiagnostics diagnostics_;
+  double dissipated_ = 0.0;
+  double settledSince_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace ricochet::impact

@@ -328,6 +328,8 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   s.firstImpactAlpha = metrics.firstImpactAlpha();
   s.warning = energyWarning(s.system, s.integrator, metrics.maxAbsEnergyBalanceError(),
                             metrics.dissipative());
+  s.energyDissipated = sim.dissipatedEnergy();
+  s.settledTime = sim.settledTime();
 
   if (outcome == RunOutcome::Cancelled) {
     discardAll();
@@ -376,22 +378,33 @@ json::Value summaryToJson(const RunSummary& s) {
   o.add("status", json::Value::string(s.statusText()));
   o.add("message", json::Value::string(s.message));
   o.add("warning", json::Value::string(s.warning));
+  o.add("energy_dissipated", json::Value::number(s.energyDissipated));
+  o.add("settled_t",
+        std::isnan(s.settledTime) ? json::Value::null() : json::Value::number(s.settledTime));
   return o;
 }
 
 std::string summaryLine(const RunSummary& s) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "%s %s h=%s: %lld %s to t=%.10g s, %lld %s%s, E0=%.10g J, E=%.10g J, "
-                "max|dE/E0|=%.3e, %.3g s (%.3g steps/s): %s",
-                s.system.c_str(), s.integrator.c_str(), formatNumber(s.h).c_str(),
-                static_cast<long long>(s.steps), s.steps == 1 ? "step" : "steps", s.tEnd,
-                static_cast<long long>(s.impacts), s.impacts == 1 ? "impact" : "impacts",
-                s.reflectedImpacts > 0
-                    ? (" (" + std::to_string(s.reflectedImpacts) + " reflected near grazing)").c_str()
-                    : "",
-                s.energyInitial, s.energyFinal, s.maxAbsEnergyRelError, s.wallSeconds,
-                s.stepsPerSecond, s.statusText().c_str());
+  std::string rest;  // dissipation and settling, only where they happened
+  if (s.energyDissipated != 0.0) {
+    char d[64];
+    std::snprintf(d, sizeof d, ", %.10g J dissipated", s.energyDissipated);
+    rest += d;
+  }
+  if (!std::isnan(s.settledTime)) rest += ", settled at t = " + formatTime(s.settledTime) + " s";
+  char buf[640];
+  std::snprintf(
+      buf, sizeof buf,
+      "%s %s h=%s: %lld %s to t=%.10g s, %lld %s%s, E0=%.10g J, E=%.10g J, "
+      "max|dE/E0|=%.3e%s, %.3g s (%.3g steps/s): %s",
+      s.system.c_str(), s.integrator.c_str(), formatNumber(s.h).c_str(),
+      static_cast<long long>(s.steps), s.steps == 1 ? "step" : "steps", s.tEnd,
+      static_cast<long long>(s.impacts), s.impacts == 1 ? "impact" : "impacts",
+      s.reflectedImpacts > 0
+          ? (" (" + std::to_string(s.reflectedImpacts) + " reflected near grazing)").c_str()
+          : "",
+      s.energyInitial, s.energyFinal, s.maxAbsEnergyRelError, rest.c_str(), s.wallSeconds,
+      s.stepsPerSecond, s.statusText().c_str());
   return s.warning.empty() ? std::string(buf) : std::string(buf) + " (warning: " + s.warning + ")";
 }
 

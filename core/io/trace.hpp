@@ -148,6 +148,12 @@ struct RunSummary {
   std::int64_t traceRows = 0;   ///< trace rows recorded (CSV header excluded), for the CSV and sinks
   std::int64_t impactRows = 0;  ///< impact rows recorded, for the impacts CSV and sinks
   std::int64_t reflectedImpacts = 0;  ///< impacts resolved by the grazing reflection (grazing.hpp)
+  /// Kinetic energy lost at impacts with restitution < 1 and where contacts settled, J
+  /// (Simulation::dissipatedEnergy at the end; 0 for an elastic run).
+  double energyDissipated = 0.0;
+  /// Simulation::settledTime at the end: since when the bodies have been settled, s; NaN when
+  /// they are not (JSON null).
+  double settledTime = std::numeric_limits<double>::quiet_NaN();
 
   bool ok() const { return outcome == RunOutcome::Completed; }
   /// "ok", the integrator's toString(status) ("solver-failed", ...), "cancelled", "output-error"
@@ -169,13 +175,15 @@ RunSummary runSimulation(Simulation& simulation, const Scenario& scenario, const
 
 /// The contract's summary object: {"system", "integrator", "h", "steps", "t_end", "impacts",
 /// "energy_initial", "energy_final", "max_abs_energy_rel_error", "wall_seconds",
-/// "steps_per_second", "status"} plus "message" (empty when ok) and "warning"
-/// (RunSummary::warning).
+/// "steps_per_second", "status"} plus "message" (empty when ok), "warning"
+/// (RunSummary::warning), "energy_dissipated" (J) and "settled_t" (s, null when the bodies are not
+/// settled at the end).
 json::Value summaryToJson(const RunSummary& summary);
 
 /// One human-readable line (no newline), e.g.
-/// "particle-floor variational h=0.01: 1000 steps to t=10 s, 11 impacts, E0=11.8 J, ... ok", with
-/// " (warning: ...)" after the status when the summary has a warning.
+/// "particle-floor variational h=0.01: 1000 steps to t=10 s, 11 impacts, E0=11.8 J, ... ok"; a
+/// run that ends settled adds ", settled at t = T s" before the status, one with dissipation
+/// ", D J dissipated", and one with a warning " (warning: ...)" after the status.
 std::string summaryLine(const RunSummary& summary);
 
 }  // namespace ricochet::io

@@ -73,4 +73,19 @@ std::vector<double> defaultValues(std::span<const ParameterSpec> specs) {
   return v;
 }
 
+ParameterSpec restitutionSpec() {
+  return {
+      std::string(kRestitution),
+      "",
+      1.0,
+      0.0,
+      1.0,
+      false,
+      false,
+      "Coefficient of restitution e (Newton's law, frictionless): at every impact the contact's "
+      "normal velocity maps u+ = -e u- and the kinetic energy drops by (1/2) m_eff (1 - e^2) "
+      "u-^2; 1 is elastic, 0 plastic. Below 1 bounces accumulate and the body settles on the "
+      "boundary (docs/restitution.md)."};
+}
+
 }  // namespace ricochet

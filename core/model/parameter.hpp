@@ -72,4 +72,14 @@ std::string rangeText(const ParameterSpec& spec);
 /// Shortest text that reads back to exactly `value` (round-trip), e.g. "0.1", "-2", "1e-15".
 std::string formatNumber(double value);
 
+/// Name of the coefficient of restitution, the parameter every system with impacts lists last
+/// (docs/restitution.md).
+inline constexpr std::string_view kRestitution = "restitution";
+
+/// The one spec of the coefficient of restitution e of Newton's law (docs/restitution.md): in
+/// [0, 1], dimensionless, default 1 (elastic: the same bytes as a run without it). Every system
+/// with impacts appends it to its parameters and reads it by name like any other
+/// (`values[kParams("restitution")]`).
+ParameterSpec restitutionSpec();
+
 }  // namespace ricochet

@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -131,6 +132,15 @@ class Simulation {
 
   /// One pose per SceneSpec body, in order; `out.size() == scene.bodies.size()`.
   virtual void poses(std::span<Pose> out) const = 0;
+
+  /// Kinetic energy lost so far at impacts with restitution < 1 and where contacts settled, J
+  /// (always 0 for an elastic run): energy().total() + dissipatedEnergy() stays near the initial
+  /// energy (docs/restitution.md).
+  virtual double dissipatedEnergy() const { return 0.0; }
+  /// The time (s) since which the run's bodies have been settled: each held on a boundary as an
+  /// equality constraint after its bounces fell below the step's resolution
+  /// (docs/restitution.md). NaN while a body is not settled (always NaN for an elastic run).
+  virtual double settledTime() const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 /// One line for a failed Simulation::advance: "integrator failed at step N (t = T s): WHAT", with N
@@ -175,6 +185,17 @@ struct SystemInfo {
   std::shared_ptr<const BodyScenario> defaultBody;
 };
 
+/// What a described body weighs and how it turns, as it runs (a system with
+/// SystemInfo::defaultBody): for the window's Body section and any other reader of a scenario.
+struct BodyFigures {
+  double mass = 0.0;    ///< kg: the parameter m, or density times volume
+  double volume = 0.0;  ///< m^3, rounding included
+  Eigen::Vector3d centreOfMass = Eigen::Vector3d::Zero();      ///< m, in the description's frame
+  Eigen::Vector3d principalMoments = Eigen::Vector3d::Zero();  ///< kg m^2, ascending
+  int inputVertices = 0;  ///< points given (box corners, mesh vertices)
+  int hullVertices = 0;   ///< of which extreme points of their convex parts
+};
+
 /// The single description of one example system. Stateless; one instance per system lives in
 /// the registry for the lifetime of the program.
 class SystemDescription {
@@ -187,6 +208,9 @@ class SystemDescription {
   /// What one scenario looks like: scene(parameters), unless the geometry depends on more than
   /// the parameters (the body and world of a system with SystemInfo::defaultBody).
   virtual SceneSpec scene(const Scenario& scenario) const { return scene(scenario.parameters); }
+  /// The scenario's body as it runs (a system with SystemInfo::defaultBody); nullopt for a system
+  /// without a body, or a body that cannot be built (createSimulation() then says why).
+  virtual std::optional<BodyFigures> bodyFigures(const Scenario&) const { return std::nullopt; }
 
   /// Builds a simulation at its initial state through the factory of the scenario's integrator
   /// (IntegratorInfo::create). Called by createSimulation() after the generic checks (sizes,

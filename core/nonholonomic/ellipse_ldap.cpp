@@ -15,7 +15,7 @@ class EllipseLdapSimulation final : public EngineSimulation<Engine> {
  public:
   using EngineSimulation<Engine>::EngineSimulation;
 
-  void sample(std::span<double> out) const override {
+  void sampleColumns(std::span<double> out) const override {
     const auto& q = state_.q;
     const auto& p = state_.p;
     for (int i = 0; i < 3; ++i) out[i] = q[i];
@@ -50,6 +50,7 @@ std::unique_ptr<Simulation> createEllipseLdapSimulation(const EllipseLdapSetup& 
   opt.tolerance = setup.tolerance;
   opt.reading = setup.reading;
   opt.projectionVariant = setup.projectionVariant;
+  opt.restitution = setup.restitution;
   Engine engine(model, setup.h, opt);
   Eigen::Vector3d q0 = setup.q0, p0;
   double t0 = 0.0;
@@ -67,7 +68,8 @@ std::unique_ptr<Simulation> createEllipseLdapSimulation(const EllipseLdapSetup& 
   const Engine::State start = engine.initialState(q0, p0);
   std::vector<std::string> cols = {"q.x",    "q.y",        "q.theta",    "p.x",        "p.y",
                                    "p.theta", "mom.px",    "mom.ptheta", "e.discrete", "con.gap"};
-  return std::make_unique<EllipseLdapSimulation>(std::move(engine), start, t0, std::move(cols));
+  return std::make_unique<EllipseLdapSimulation>(std::move(engine), start, t0, std::move(cols),
+                                                 setup.restitution < 1.0);
 }
 
 }  // namespace ricochet::nonholonomic

@@ -104,12 +104,13 @@ struct EllipseLdapSetup {
   ImpactReading reading = ImpactReading::Consistent;  ///< Paper = P000's literal (I8)
   int projectionVariant = 0;                           ///< pi_S for the map-based readings
   InitialConversion conversion = InitialConversion::Symmetric;
+  double restitution = 1.0;  ///< e of Newton's law (consistent readings only)
 };
 
 /// A Simulation of the ellipse with the LDAP VCI (for ellipse-floor's optional "ldap" /
 /// "ldap-paper" integrators). Columns: q.x q.y q.theta p.x p.y p.theta mom.px mom.ptheta
-/// e.discrete con.gap; one body pose (planar view: position (x, y, 0), rotation theta about z).
-/// Null with `error` set when the initial state is inadmissible.
+/// e.discrete [e.dissipated when restitution < 1] con.gap; one body pose (planar view: position (x,
+/// y, 0), rotation theta about z). Null with `error` set when the initial state is inadmissible.
 std::unique_ptr<Simulation> createEllipseLdapSimulation(const EllipseLdapSetup& setup,
                                                         std::string* error);
 

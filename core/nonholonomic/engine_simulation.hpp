@@ -22,11 +22,38 @@ class EngineSimulation : public impact::StepperSimulation<Engine> {
   using Vec = typename Model::Vec;
   using State = typename Engine::State;
 
-  /// `t0`: time of node 0 (s).
-  EngineSimulation(Engine engine, const State& state, double t0, std::vector<std::string> columns)
-      : Base(std::move(engine), state, t0), columns_(std::move(columns)) {}
+  /// `t0`: time of node 0 (s). `columns`: the system's own (sampleColumns); `dissipative`
+  /// (restitution < 1) inserts e.dissipated after them, before the first con. column.
+  EngineSimulation(Engine engine, const State& state, double t0, std::vector<std::string> columns,
+                   bool dissipative = false)
+      : Base(std::move(engine), state, t0),
+        columns_(std::move(columns)),
+        own_(columns_.size()),
+        dissipatedAt_(columns_.size()) {
+    if (dissipative) {
+      for (std::size_t i = 0; i < columns_.size(); ++i) {
+        if (columns_[i].rfind("con.", 0) == 0) {
+          dissipatedAt_ = i;
+          break;
+        }
+      }
+      columns_.insert(columns_.begin() + static_cast<std::ptrdiff_t>(dissipatedAt_),
+                      "e.dissipated");
+    }
+  }
 
   std::span<const std::string> columns() const override { return columns_; }
+
+  /// The system's own columns, then e.dissipated in its place when the run dissipates.
+  void sample(std::span<double> out) const final {
+    sampleColumns(out.first(own_));
+    if (columns_.size() > own_) {
+      for (std::size_t i = own_; i > dissipatedAt_; --i) out[i] = out[i - 1];
+      out[dissipatedAt_] = this->dissipatedEnergy();
+    }
+  }
+  /// Values of the system's own columns (those given to the constructor), in order.
+  virtual void sampleColumns(std::span<double> out) const = 0;
 
   EnergySplit energy() const override {
     const double v = engine().model().potential(engine().q(this->state_));
@@ -40,6 +67,8 @@ class EngineSimulation : public impact::StepperSimulation<Engine> {
 
  private:
   std::vector<std::string> columns_;
+  std::size_t own_;           ///< the system's own columns
+  std::size_t dissipatedAt_;  ///< where e.dissipated goes (when present)
 };
 
 }  // namespace ricochet::nonholonomic

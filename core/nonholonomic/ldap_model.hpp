@@ -20,6 +20,8 @@
 //   velocity w instead of q1, so that sub-steps of length tau -> 0 (impacts at alpha -> 0 or 1)
 //   stay well conditioned.
 
+#include "core/impact/restitution.hpp"
+
 #include <Eigen/Core>
 #include <Eigen/LU>
 
@@ -119,18 +121,21 @@ inline double nodeEnergy(const Model& model, const typename Model::Vec& q,
   return 0.5 * z.dot(G * z) + model.potential(q);
 }
 
-/// The continuous nonholonomic impact map (C2), P001 (9): with G = X^T M X and
-/// nu = X^T n_j, z+ = z- - 2 (nu^T z-)/(nu^T G^-1 nu) G^-1 nu. Reverses the normal rate nu^T z,
-/// keeps 1/2 z^T G z and the momentum paired with T(boundary) ∩ Delta. Returns false (z+ = z-)
-/// when nu^T G^-1 nu <= `degenerate` (Delta tangent to the boundary: no admissible impulse).
+/// The continuous nonholonomic impact map (C2), P001 (9), with Newton's restitution e
+/// (impact/restitution.hpp, W = X G^-1 X^T): with G = X^T M X and nu = X^T n_j,
+/// z+ = z- + mu G^-1 nu, mu = -(1 + e) (nu^T z-)/(nu^T G^-1 nu). For e = 1 (the default) it
+/// reverses the normal rate nu^T z and keeps 1/2 z^T G z; for any e it keeps the momentum paired
+/// with T(boundary) ∩ Delta, and X z+ satisfies the velocity constraints. Returns false
+/// (z+ = z-) when nu^T G^-1 nu <= `degenerate` (Delta tangent to the boundary: no admissible
+/// impulse).
 template <class RVec, class RMat>
 inline bool reducedReflection(const RMat& G, const RVec& nu, const RVec& zMinus, RVec& zPlus,
-                              double degenerate = 0.0) {
+                              double degenerate = 0.0, double restitution = 1.0) {
   const RVec Ginu = G.partialPivLu().solve(nu);
   const double a = nu.dot(Ginu);
   zPlus = zMinus;
   if (!(a > degenerate)) return false;
-  zPlus = zMinus - (2.0 * nu.dot(zMinus) / a) * Ginu;
+  zPlus = zMinus + impact::restitutionImpulse(nu.dot(zMinus), a, restitution) * Ginu;
   return true;
 }
 

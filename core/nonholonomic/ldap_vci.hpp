@@ -26,11 +26,21 @@
 //     maxImpactsPerStep per step, else RunStatus::Zeno. A gap already touching at q~ gets a
 //     sequential impulse at the same point (a corner).
 //
+// Restitution e < 1 (docs/restitution.md): the discrete energy cannot balance a lossy impact, so
+// step 3 is Newton's law on the momentum at the impact point, projected so that it keeps the
+// velocity constraints (W = X G^-1 X^T in impact/restitution.hpp), and the next contact time is the
+// detected one (as for the grazing reflection). A contact whose rebound would land within one step
+// settles: it is held as an equality g_j = 0 by the regular problem with the gap's multiplier
+// (advanceHeld: Reg plus g_S(q_k+1) = 0, the node momentum projected on the held gaps' tangent, a
+// RATTLE-type step) until its force would pull. e = 1 takes none of these paths.
+//
 // A constant stepper over an explicit LdapVci::State (Model/Data): step(state, report) advances one
 // run's node and fills its report. Allocation-free; failures are returned as a RunStatus plus an
 // impact::StepFailure with static text.
 
 #include "core/impact/crossing.hpp"
+#include "core/impact/restitution.hpp"
+#include "core/impact/settled_advance.hpp"
 #include "core/impact/step_report.hpp"
 #include "core/model/system.hpp"
 #include "core/nonholonomic/ldap_model.hpp"
@@ -72,6 +82,9 @@ struct LdapOptions {
   bool useClosedForms = true;                  ///< use the model's closed-form hooks if any
   ImpactReading reading = ImpactReading::Consistent;
   int projectionVariant = 0;  ///< which pi_S of the model (boundary maps only)
+  /// e of Newton's law in [0, 1]; 1: the energy-balanced impacts. Below 1 only with a consistent
+  /// reading (the literal (I8) is P000's elastic equation).
+  double restitution = 1.0;
 };
 
 /// What a nonholonomic impact records beyond the common impact::Impact fields.
@@ -129,6 +142,7 @@ class LdapVci {
   using RVec = typename Model::RVec;
   using RMat = typename Model::RMat;
   using GapVec = Eigen::Matrix<double, kGaps, 1>;
+  using GapForces = Eigen::Matrix<double, kGaps, 1>;  ///< a value per gap (held forces)
   using Kkt = Eigen::Matrix<double, n + m, n + m>;
   using KktVec = Eigen::Matrix<double, n + m, 1>;
   using Point = impact::PhasePoint<Vec>;
@@ -148,6 +162,7 @@ class LdapVci {
     double residual = 0.0;        ///< F(mu), J
     bool ok = false;
     bool reflectionFallback = false;
+    bool newton = false;  ///< restitution < 1: Newton's law (newtonImpulse), not the energy root
     const char* failure = "";
     double failureValue = 0.0;
   };
@@ -223,6 +238,10 @@ class LdapVci {
     Vec q = Vec::Zero(), p = Vec::Zero();
     Regular last;
     double lastTau = 0.0;
+    /// Settled contacts, bit j for gap j (restitution < 1 only); 0 in flight.
+    unsigned held = 0;
+    /// Forces of the held gaps at the last step (the next one's Newton guess).
+    GapForces force = GapForces::Zero();
   };
 
   /// `h` in s (> 0).
@@ -290,6 +309,8 @@ class LdapVci {
     return model_.contactPoint(i.gap, i.before.q);
   }
   const char* gapName(int j) const { return Model::gapName(j); }
+  /// A contact is held (restitution < 1 only).
+  bool settled(const State& s) const { return s.held != 0; }
 
   // ---- building blocks (public: the tests check them against the papers' equations) --------
 
@@ -687,12 +708,294 @@ class LdapVci {
     return out;
   }
 
+  // ---- restitution < 1 and settled contacts (docs/restitution.md) ------------------------------
+
+  /// Reduced velocity z = G^-1 X^T p at q (reducedVelocity) and the momentum M X z of the
+  /// constrained velocity X z: the same pairing with Delta(q), and the node energy of M X z is
+  /// 1/2 z^T G z + V for every model (the constraint reactions W^T lambda carried by a discrete
+  /// momentum drop out).
+  Vec constrainedMomentum(const Vec& q, const Vec& p) const {
+    const XMat X = model_.distributionBasis(q);
+    return model_.massMatrix(q) * (X * reducedVelocity(model_, q, p));
+  }
+
+  /// The contacts' inverse inertia K = N^T W N and normal rates u = N^T W p of the gaps idx[0..k)
+  /// at q, W = X G^-1 X^T (impact/restitution.hpp).
+  void contactMatrices(const int* idx, int k, const Vec& q, const Vec& p, impact::ContactMatrix& K,
+                       impact::ContactVector& u) const {
+    const XMat X = model_.distributionBasis(q);
+    const RMat G = X.transpose() * model_.massMatrix(q) * X;
+    const auto lu = G.partialPivLu();
+    const RVec z = lu.solve(X.transpose() * p);
+    K.resize(k, k);
+    u.resize(k);
+    for (int r = 0; r < k; ++r) {
+      const RVec nu = X.transpose() * model_.gapGradient(idx[r], q);
+      u[r] = nu.dot(z);
+      const RVec Gnu = lu.solve(nu);
+      for (int c = 0; c < k; ++c)
+        K(c, r) = (X.transpose() * model_.gapGradient(idx[c], q)).dot(Gnu);
+    }
+  }
+
+  /// Newton's law at gap j (index idx[0]) landing at q with momentum pMinus while the gaps
+  /// idx[1..k) are held (impact::simultaneousImpulses: e on gap j, 0 on the held ones). Returns the
+  /// momentum p- + N P (the same pairing as the law's constrained momentum), NaN when unsolvable;
+  /// `impulse` gets gap j's P.
+  Vec jump(const int* idx, int k, const Vec& q, const Vec& pMinus, double* impulse) const {
+    impact::ContactMatrix K;
+    impact::ContactVector u, e(k), P;
+    contactMatrices(idx, k, q, pMinus, K, u);
+    for (int r = 0; r < k; ++r) e[r] = r == 0 ? options_.restitution : 0.0;
+    double scale = 0.0;
+    for (int r = 0; r < k; ++r) scale = std::max(scale, std::fabs(u[r]));
+    if (!impact::simultaneousImpulses(K, u, e, 1e-13 * scale, P)) {
+      return Vec::Constant(std::numeric_limits<double>::quiet_NaN());
+    }
+    Vec out = pMinus;
+    for (int r = 0; r < k; ++r) out += P[r] * model_.gapGradient(idx[r], q);
+    if (impulse) *impulse = P[0];
+    return out;
+  }
+
+  /// p with the normal rates of the `held` gaps at q set to zero (the e = 0 jump, W-orthogonal),
+  /// as a constrained momentum M X z; the kinetic energy it takes is added to `lost`.
+  Vec projectHeld(unsigned held, const Vec& q, const Vec& p, double* lost = nullptr) const {
+    int idx[kGaps];
+    const int k = heldMembers(held, idx);
+    Vec out = p;
+    if (k > 0) {
+      impact::ContactMatrix K;
+      impact::ContactVector u;
+      contactMatrices(idx, k, q, p, K, u);
+      const impact::ContactVector mu = K.partialPivLu().solve(-u);
+      for (int r = 0; r < k; ++r) out += mu[r] * model_.gapGradient(idx[r], q);
+    }
+    out = constrainedMomentum(q, out);
+    if (lost) *lost += nodeEnergy(model_, q, p) - nodeEnergy(model_, q, out);
+    return out;
+  }
+
+  static int heldMembers(unsigned held, int* out) {
+    int k = 0;
+    for (int j = 0; j < kGaps; ++j) {
+      if (held & (1u << j)) out[k++] = j;
+    }
+    return k;
+  }
+
+  /// The settling rule (impact::bounceBelowResolution) for gap j rebounding at q with momentum
+  /// pPlus, the `held` gaps closed: the rebound rate u+ = nu . z+ and the normal acceleration over
+  /// one step of this scheme's own flow, a_n = 2 (u+ h - g_j(q_h)) / h^2, q_h the end of a step of
+  /// length h from (q, pPlus) (free when nothing is held).
+  bool settles(int j, unsigned held, const Vec& q, const Vec& pPlus) const {
+    if (!(options_.restitution < 1.0)) return false;
+    int idx[1] = {j};
+    impact::ContactMatrix K;
+    impact::ContactVector u;
+    contactMatrices(idx, 1, q, pPlus, K, u);
+    const double rate = std::max(u[0], 0.0);
+    HeldRegular r;
+    if (!heldRegular(h_, q, pPlus, held, r)) return false;
+    const double an = 2.0 * (rate * h_ - model_.gap(j, q + h_ * r.w)) / (h_ * h_);
+    return impact::bounceBelowResolution(rate, an, h_);
+  }
+
+  /// A solved regular problem with held gaps (Reg plus g_S(q + tau w) = 0).
+  struct HeldRegular {
+    Vec w = Vec::Zero();
+    ConVec lambda = ConVec::Zero();
+    GapForces force = GapForces::Zero();  ///< the held gaps' multipliers (> 0: pushing)
+    bool ok = false;
+  };
+
+  /// Reg(tau; q, p) with the `held` gaps closed: unknowns (w, lambda, kappa) of
+  ///   D1 L_d(q, q + tau w, tau) + p + (tau/2) N(q) kappa = W(q)^T lambda,
+  ///   W(psi) w = 0,   g_S(q + tau w) = 0
+  /// by Newton with the analytic Jacobian (kappa: the held forces, N their gradients as columns).
+  /// With nothing held it is regular(). `r` holds the initial guess on entry.
+  bool heldRegular(double tau, const Vec& q, const Vec& p, unsigned held, HeldRegular& r) const {
+    int idx[kGaps];
+    const int k = heldMembers(held, idx);
+    if (k == 0 || !(tau > 1e-9 * h_)) {
+      Regular reg;
+      reg.w = r.w;
+      reg.lambda = r.lambda;
+      if (!regular(tau, q, p, reg)) return r.ok = false;
+      r.w = reg.w;
+      r.lambda = reg.lambda;
+      r.ok = true;
+      return true;
+    }
+    constexpr int kMax = n + m + kGaps;
+    using HMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMax, kMax>;
+    using HVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMax, 1>;
+    const int size = n + m + k;
+    const WMat W0 = model_.constraintMatrix(q);
+    r.ok = false;
+    if (!r.w.allFinite()) r.w.setZero();
+    double prev = std::numeric_limits<double>::infinity();
+    for (int it = 1; it <= options_.maxIterations; ++it) {
+      const Vec q1 = q + tau * r.w;
+      HVec res(size);
+      Vec r1 = dl_.D1(q, r.w, tau) + p - W0.transpose() * r.lambda;
+      for (int c = 0; c < k; ++c)
+        r1 += (0.5 * tau * r.force[idx[c]]) * model_.gapGradient(idx[c], q);
+      res.template head<n>() = r1;
+      if constexpr (m > 0) res.template segment<m>(n) = dl_.omega(q, r.w, tau);
+      double gapFloor = 0.0;
+      for (int c = 0; c < k; ++c) {
+        res[n + m + c] = model_.gap(idx[c], q1);
+        gapFloor = std::max(gapFloor, impact::gapRoundoff(model_, idx[c], q1));
+      }
+      HMat J = HMat::Zero(size, size);
+      J.topLeftCorner(n, n) = dl_.dD1dw(q, r.w, tau);
+      if constexpr (m > 0) {
+        J.block(0, n, n, m) = -W0.transpose();
+        J.block(n, 0, m, n) = dl_.domegadw(q, r.w, tau);
+      }
+      for (int c = 0; c < k; ++c) {
+        J.block(0, n + m + c, n, 1) = 0.5 * tau * model_.gapGradient(idx[c], q);
+        J.block(n + m + c, 0, 1, n) = tau * model_.gapGradient(idx[c], q1).transpose();
+      }
+      if (!res.allFinite() || !J.allFinite()) return false;
+      const HVec delta = -J.partialPivLu().solve(res);
+      if (!delta.allFinite()) return false;
+      r.w += delta.template head<n>();
+      if constexpr (m > 0) r.lambda += delta.template segment<m>(n);
+      for (int c = 0; c < k; ++c) r.force[idx[c]] += delta[n + m + c];
+      const double step = delta.template head<n>().template lpNorm<Eigen::Infinity>();
+      const double scale = 1.0 + r.w.template lpNorm<Eigen::Infinity>();
+      double gapResidual = 0.0;
+      for (int c = 0; c < k; ++c) gapResidual = std::max(gapResidual, std::fabs(res[n + m + c]));
+      const bool gapsHeld = gapResidual <= options_.tolerance * model_.lengthScale + gapFloor;
+      if (step <= options_.tolerance * scale && gapsHeld) return r.ok = true;
+      if (step <= 1e-10 * scale && step > 0.25 * prev) return r.ok = true;  // round-off floor
+      prev = step;
+    }
+    return false;
+  }
+
+  /// The node of a held segment of length tau from (q, p): q + tau w and its momentum, projected
+  /// on the held gaps' tangent (the velocity half of RATTLE).
+  Point heldNode(double tau, const Vec& q, const HeldRegular& r, unsigned held) const {
+    const Vec q1 = q + tau * r.w;
+    return Point{q1, projectHeld(held, q1, dl_.D2(q, r.w, tau))};
+  }
+
+  // ---- impact::HeldMotion (the engine side of impact::advanceHeld) ----------------------------
+  using Node = Point;
+  using Segment = HeldRegular;
+  bool solveHeld(double tau, const Node& x, unsigned held, Segment& seg) const {
+    return heldRegular(tau, x.q, x.p, held, seg);
+  }
+  static double heldForce(const Segment& seg, int j) { return seg.force[j]; }
+  Node heldEnd(double tau, const Node& x, const Segment& seg, unsigned held) const {
+    return heldNode(tau, x.q, seg, held);
+  }
+  double gap(int j, const Node& x) const { return model_.gap(j, x.q); }
+  /// dg_j/dt of the constrained velocity X z at the node.
+  double gapRate(int j, const Node& x) const {
+    const XMat X = model_.distributionBasis(x.q);
+    return model_.gapGradient(j, x.q).dot(X * reducedVelocity(model_, x.q, x.p));
+  }
+  double gapRoundoff(int j, const Node& x) const { return impact::gapRoundoff(model_, j, x.q); }
+  /// No bound: the detector samples the flow (as for the free steps, findCrossing).
+  void heldCurvature(const Node&, unsigned, double, const Segment&, GapVec& kappa) const {
+    kappa.setConstant(std::numeric_limits<double>::infinity());
+  }
+  bool heldJump(int j, unsigned held, const Node& x, Node& y, double& impulse) const {
+    int idx[kGaps + 1];
+    idx[0] = j;
+    const int k = 1 + heldMembers(held & ~(1u << j), idx + 1);
+    y.q = x.q;
+    y.p = jump(idx, k, x.q, constrainedMomentum(x.q, x.p), &impulse);
+    if (!y.p.allFinite()) return false;
+    y.p = constrainedMomentum(x.q, y.p);
+    return true;
+  }
+  double energyOf(const Node& x) const { return nonholonomic::nodeEnergy(model_, x.q, x.p); }
+  bool settles(int j, unsigned held, const Node& x) const { return settles(j, held, x.q, x.p); }
+  Node projectHeld(unsigned held, const Node& x) const {
+    return {x.q, projectHeld(held, x.q, x.p)};
+  }
+
+  /// Advances `state` from the fraction `elapsed` of the step, node (q, p) there with the `held`
+  /// gaps closed and their normal rates zero, to the end of the step (impact::advanceHeld). On
+  /// failure the state is not modified.
+  RunStatus advanceHeld(State& state, Report& report, double elapsed, const Vec& q, const Vec& p,
+                        unsigned held) const {
+    Segment guess;
+    guess.w = state.last.w;
+    guess.lambda = state.last.lambda;
+    guess.force = state.force;
+    impact::DetectionOptions detection;
+    detection.subsamples = options_.subsamples;
+    detection.tolerance = options_.tolerance;
+    impact::HeldEnd<LdapVci> end;
+    const RunStatus st = impact::advanceHeld(
+        *this, elapsed, Node{q, p}, held, guess, detection, options_.maxImpactsPerStep, report,
+        [](Report& r, int j, double s, const Node& before, const Node& after, double impulse) {
+          record(r, j, s, before.q, before.p, after.p, impulse, 0.0, 0.0, false);
+        },
+        end);
+    if (st != RunStatus::Ok) return st;
+    if (!(end.node.q.allFinite() && end.node.p.allFinite())) {
+      return failStep(report, RunStatus::NonFinite, "the state became non-finite", -1, 1.0);
+    }
+    state.q = end.node.q;
+    state.p = end.node.p;
+    state.last.w = end.segment.w;
+    state.last.lambda = end.segment.lambda;
+    state.last.ok = true;
+    state.lastTau = end.lastTau;
+    state.held = end.held;
+    state.force = end.segment.force;
+    return RunStatus::Ok;
+  }
+
+  /// Newton's law at q~ for the impact equation's momentum pHat (restitution < 1): the impulse on
+  /// n_j that gives the normal rate -e u- (u- of the true incoming momentum pMinus), and the
+  /// remaining segment Reg(tau; q~, pHat + mu n_j) (no rebound is required of it: a return to the
+  /// boundary within the step is the next impact). A contact that does not approach gets none.
+  Impulse newtonImpulse(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj,
+                        double tau, const Regular& guess) const {
+    Impulse out;
+    out.newton = true;
+    const XMat X = model_.distributionBasis(qi);
+    const RMat G = X.transpose() * model_.massMatrix(qi) * X;
+    const RVec nu = X.transpose() * nj;
+    const auto Glu = G.partialPivLu();
+    const double a = nu.dot(Glu.solve(nu));
+    if (!(nu.norm() > 1e-12 * (X.norm() * nj.norm())) || !(a > 0.0)) {
+      out.failure =
+          "nu = X^T n = 0: the velocity constraints are tangent to the boundary, no "
+          "admissible impulse";
+      out.failureValue = nu.norm();
+      return out;
+    }
+    const double rate = nu.dot(Glu.solve(X.transpose() * pMinus));
+    // Shift from the impulse on p~- to the impulse on p^: 0 in the consistent reading (p^ = p~-);
+    // with boundary maps p^ - p~- is along n_j.
+    const double shift = -nu.dot(Glu.solve(X.transpose() * pHat)) / a + rate / a;
+    out.mu = (rate < 0.0 ? impact::restitutionImpulse(rate, a, options_.restitution) : 0.0) + shift;
+    out.post = guess;
+    if (!regular(tau, qi, pHat + out.mu * nj, out.post)) {
+      out.failure = "the post-impact regular solve did not converge";
+      return out;
+    }
+    out.ok = std::isfinite(out.mu);
+    return out;
+  }
+
   // ---- the step ------------------------------------------------------------------------------
 
   /// Advances the node of `state` by one step h. On failure the state is left unchanged and
   /// `report` says what failed; otherwise it lists the step's impacts.
   RunStatus step(State& state, Report& report) const {
     report.clear();
+    if (state.held) [[unlikely]]
+      return advanceHeld(state, report, 0.0, state.q, state.p, state.held);
     Regular full = state.last;
     if (!regular(h_, state.q, state.p, full)) {
       return failStep(report, RunStatus::SolverFailed,
@@ -721,6 +1024,13 @@ class LdapVci {
 
  private:
   static constexpr double kEps = std::numeric_limits<double>::epsilon();
+  /// advanceHeld from a copy (`next`) of `state`, committed into `state` only if it succeeds.
+  RunStatus commitHeld(State& state, State next, Report& report, double elapsed, const Vec& q,
+                       const Vec& p, unsigned held) const {
+    const RunStatus st = advanceHeld(next, report, elapsed, q, p, held);
+    if (st == RunStatus::Ok) state = next;
+    return st;
+  }
 
   static void record(Report& report, int j, double s, const Vec& qi, const Vec& pMinus,
                      const Vec& pPlus, double mu, double eMinus, double residual, bool fallback) {
@@ -741,6 +1051,7 @@ class LdapVci {
   Impulse postImpact(const Vec& qi, const Vec& pHat, const Vec& pMinus, const Vec& nj,
                      double eMinus, double tau, int j, const Vec& wMinus,
                      const Regular& guess) const {
+    if (options_.restitution < 1.0) return newtonImpulse(qi, pHat, pMinus, nj, tau, guess);
     if constexpr (HasClosedImpact<Model> && 1 + m <= n) {
       if (options_.useClosedForms) {
         Impulse out;
@@ -816,6 +1127,20 @@ class LdapVci {
                         j, elapsed, "value", imp.failure[0] ? imp.failureValue : imp.residual);
       }
       const Vec pEff = pHat + imp.mu * nj;
+      if (imp.newton) {
+        // Newton's law: the impact's momenta as constrained momenta M X z (their energies are
+        // 1/2 z^T G z + V, so the loss is exactly (1/2) m_eff (1 - e^2) u-^2).
+        const Vec pIn = constrainedMomentum(qi, pMinus), pOut = constrainedMomentum(qi, pEff);
+        report.dissipated += nodeEnergy(model_, qi, pIn) - nodeEnergy(model_, qi, pOut);
+        if (settles(j, 0, qi, pOut)) {  // bounces below the step's resolution
+          record(report, j, elapsed, qi, pIn, pOut, imp.mu, eMinus, 0.0, false);
+          const Vec pHeld = projectHeld(1u << j, qi, pOut, &report.dissipated);
+          report.settledAt = elapsed;
+          State next = state;
+          next.last = imp.post;
+          return commitHeld(state, next, report, elapsed, qi, pHeld, 1u << j);
+        }
+      }
       Crossing y;
       if (tau > 1e-12 * h_) {
         y = findCrossing(qi, pEff, tau, imp.post);
@@ -831,8 +1156,13 @@ class LdapVci {
         if (!(qEnd.allFinite() && pEnd.allFinite())) {
           return failStep(report, RunStatus::NonFinite, "the state became non-finite", j, elapsed);
         }
-        record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus,
-               imp.residual, imp.reflectionFallback);
+        if (imp.newton) {
+          record(report, j, elapsed, qi, constrainedMomentum(qi, pMinus),
+                 constrainedMomentum(qi, pEff), imp.mu, eMinus, 0.0, false);
+        } else {
+          record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus,
+                 imp.residual, imp.reflectionFallback);
+        }
         state.q = qEnd;
         state.p = pEnd;
         state.last = imp.post;
@@ -842,20 +1172,30 @@ class LdapVci {
       if (y.immediate) {
         // Corner: gap y.gap touches at q~ too and is crossed at once. Sequential impulse at
         // the same point, same E- and remaining time; the momentum after the first is incoming.
-        record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus,
-               imp.residual, imp.reflectionFallback);
+        if (imp.newton) {
+          record(report, j, elapsed, qi, constrainedMomentum(qi, pMinus),
+                 constrainedMomentum(qi, pEff), imp.mu, eMinus, 0.0, false);
+        } else {
+          record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, imp.post.w, tau), imp.mu, eMinus,
+                 imp.residual, imp.reflectionFallback);
+        }
         pMinus = pEff;
         wMinus = imp.post.w;
         guess = imp.post;
         j = y.gap;
         continue;
       }
-      if (imp.reflectionFallback) {
-        // A grazing reflection keeps its mu (grazing.hpp): the next contact is the detected one,
-        // y.at = Reg(d; q~, p~+) with d = y.s tau.
+      if (imp.reflectionFallback || imp.newton) {
+        // A grazing reflection keeps its mu (grazing.hpp), and so does Newton's law: the next
+        // contact is the detected one, y.at = Reg(d; q~, p~+) with d = y.s tau.
         const double d = y.s * tau;
-        record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, y.at.w, d), imp.mu, eMinus,
-               dl_.Ed(qi, y.at.w, d) - eMinus, true);
+        if (imp.newton) {
+          record(report, j, elapsed, qi, constrainedMomentum(qi, pMinus),
+                 constrainedMomentum(qi, pEff), imp.mu, eMinus, 0.0, false);
+        } else {
+          record(report, j, elapsed, qi, pMinus, -dl_.D1(qi, y.at.w, d), imp.mu, eMinus,
+                 dl_.Ed(qi, y.at.w, d) - eMinus, true);
+        }
         pMinus = dl_.D2(qi, y.at.w, d);
         wMinus = y.at.w;
         guess = y.at;

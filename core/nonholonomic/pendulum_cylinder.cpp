@@ -15,7 +15,7 @@ namespace {
 using Engine = LdapVci<PendulumCylinderModel>;
 using Vec = PendulumCylinderModel::Vec;
 
-constexpr NameList kParams{"m", "g", "l", "R"};
+constexpr NameList kParams{"m", "g", "l", "R", "restitution"};
 constexpr NameList kInitial{"theta0", "phi0", "thetadot0"};
 
 PendulumCylinderModel modelFrom(std::span<const double> p) {
@@ -32,7 +32,7 @@ class PendulumSimulation final : public EngineSimulation<Engine> {
  public:
   using EngineSimulation<Engine>::EngineSimulation;
 
-  void sample(std::span<double> out) const override {
+  void sampleColumns(std::span<double> out) const override {
     const Engine& e = engine();
     const Vec& q = e.q(state_);
     const Vec& p = e.p(state_);
@@ -79,6 +79,7 @@ CreateResult createPendulum(const Scenario& sc, Discretisation discretisation) {
   LdapOptions opt;
   opt.tolerance = sc.integrator.tolerance;
   opt.discretisation = discretisation;
+  opt.restitution = sc.parameters[kParams("restitution")];
   const double h = sc.integrator.h;
   // Midpoint: the Legendre transform. Rectangle: the forward conversion, so the first step goes
   // to q(0) + h v(0) exactly (docs/nonholonomic-vci.md, "Initial data").
@@ -96,7 +97,9 @@ CreateResult createPendulum(const Scenario& sc, Discretisation discretisation) {
   std::vector<std::string> cols = {"q.theta",   "q.phi",         "p.theta",    "p.phi",
                                    "mom.pphi",  "mom.invariant", "e.discrete", "con.omega",
                                    "con.gap"};
-  return {std::make_unique<PendulumSimulation>(std::move(engine), start, 0.0, std::move(cols)),
+  const bool dissipative = opt.restitution < 1.0;
+  return {std::make_unique<PendulumSimulation>(std::move(engine), start, 0.0, std::move(cols),
+                                               dissipative),
           {}};
 }
 
@@ -121,6 +124,7 @@ class PendulumCylinderSystem final : public SystemDescription {
         {"l", "m", 2.0, 0.0, kUnbounded, true, false, "Length of the pendulum."},
         {"R", "m", 1.5, 0.0, kUnbounded, true, false,
          "Radius of the cylinder around the vertical through the pivot (no contact if R >= l)."},
+        restitutionSpec(),
     };
     info_.initial = {
         {"theta0", "rad", 0.75 * pi, -kUnbounded, kUnbounded, false, false,

@@ -10,12 +10,13 @@
 
 #include <cmath>
 #include <numbers>
+#include <type_traits>
 
 namespace ricochet::nonholonomic {
 namespace {
 
-constexpr NameList kWallParams{"m", "R", "I", "J", "yw"};
-constexpr NameList kTableParams{"m", "R", "I", "J", "a"};
+constexpr NameList kWallParams{"m", "R", "I", "J", "yw", "restitution"};
+constexpr NameList kTableParams{"m", "R", "I", "J", "a", "restitution"};
 constexpr NameList kInitial{"x0", "y0", "theta0", "phi0", "u0", "w0"};
 
 template <DiskObstacle O>
@@ -73,6 +74,7 @@ std::string diskStart(const Scenario& sc, DiskStart<O>& s) {
   s.h = sc.integrator.h;
   s.options.discretisation = Discretisation::Midpoint;
   s.options.tolerance = sc.integrator.tolerance;
+  s.options.restitution = sc.parameters[params<O>()("restitution")];
   return {};
 }
 
@@ -116,7 +118,7 @@ class DiskSimulation final : public EngineSimulation<Engine> {
   using Base = EngineSimulation<Engine>;
   using Base::Base;
 
-  void sample(std::span<double> out) const override {
+  void sampleColumns(std::span<double> out) const override {
     const Engine& e = this->engine();
     const auto& state = this->state_;
     const auto& model = e.model();
@@ -164,10 +166,19 @@ CreateResult createDisk(const Scenario& sc) {
   using Engine = EngineT<RollingDiskModel<O>>;
   DiskStart<O> s;
   if (std::string e = diskStart<O>(sc, s); !e.empty()) return {nullptr, std::move(e)};
+  const bool dissipative = s.options.restitution < 1.0;
+  if constexpr (std::is_same_v<Engine, Dla002<RollingDiskModel<O>>>) {
+    if (dissipative) {
+      // P002's scheme as printed has no restitution: its impact is an energy equality.
+      return {nullptr, "parameter 'restitution' = " + formatNumber(s.options.restitution) +
+                           " is not available with integrator 'dla-002' (P002's elastic "
+                           "equations as printed): use 'variational' or 'reduced'"};
+    }
+  }
   Engine engine(s.model, s.h, s.options);
   const auto state = initialState<O>(engine, s);
-  return {std::make_unique<DiskSimulation<Engine, O>>(std::move(engine), state, 0.0,
-                                                      diskColumns(O)),
+  return {std::make_unique<DiskSimulation<Engine, O>>(std::move(engine), state, 0.0, diskColumns(O),
+                                                      dissipative),
           {}};
 }
 
@@ -211,6 +222,7 @@ class DiskSystem final : public SystemDescription {
       info_.parameters.push_back({"a", "m", 5.0, 0.0, kUnbounded, true, false,
                                   "Radius of the table, centred at the origin."});
     }
+    info_.parameters.push_back(restitutionSpec());
     info_.initial = {
         {"x0", "m", 0.0, -kUnbounded, kUnbounded, false, false,
          "Initial x of the contact point (= centre)."},

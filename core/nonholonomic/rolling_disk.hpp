@@ -18,6 +18,8 @@
 // same for y with sin; L_d = (1/2 tau) dq^T M dq (all quadratures coincide without potential).
 
 #include "core/impact/crossing.hpp"
+#include "core/impact/restitution.hpp"
+#include "core/impact/settled_advance.hpp"
 #include "core/model/system.hpp"
 #include "core/nonholonomic/ldap_vci.hpp"
 
@@ -205,6 +207,15 @@ static_assert(LdapModel<DiskWallModel> && LdapModel<DiskTableModel>);
 /// P002), the impact time alpha is the bracketed root of the gap along the reconstructed
 /// sub-step, and the jump is the reduced reflection (C2) with nu = X(q~)^T n_j(q~).
 /// Energy 1/2 z^T G z is conserved to round-off for all time. Allocation-free.
+///
+/// Restitution e < 1 (docs/restitution.md): the jump is (C2) with Newton's e; a contact whose
+/// rebound would land within one step settles and is held (impact::advanceHeld): the centre of the
+/// disk's footprint end stays on the boundary while its force pushes. The held step is the
+/// reconstruction with the held gaps' multipliers in the reduced velocity (RATTLE-type: z_1/2 =
+/// z + (tau/2) G^-1 N kappa, q_1 = the chord of z_1/2, g_S(q_1) = 0), then z projected on the held
+/// gaps' tangent and rescaled to the step's energy: without potential the energy is constant, and
+/// one held gap leaves a line of admissible reduced velocities, so the scheme keeps its energy to
+/// round-off in settled motion too.
 template <class DiskModel>
 class ReducedDiskVci {
  public:
@@ -224,6 +235,8 @@ class ReducedDiskVci {
     RVec z = RVec::Zero();
     double lastTau = 0.0;
     Vec p = Vec::Zero();
+    unsigned held = 0;              ///< settled contacts (restitution < 1 only)
+    GapVec force = GapVec::Zero();  ///< their forces at the last step (Newton guess)
   };
 
   ReducedDiskVci(const Model& model, double h, const LdapOptions& options = {})
@@ -277,16 +290,21 @@ class ReducedDiskVci {
   Vec advanceConfiguration(const Vec& q, const RVec& z, double tau) const {
     return q + tau * model_.chordVelocity(q[3], z[0], z[1], tau);
   }
-  /// The reflection (C2) at q on gap j; false if nu = 0 (no admissible impulse).
+  /// The reflection (C2) at q on gap j, with Newton's restitution; false if nu = 0 (no
+  /// admissible impulse).
   bool reflect(int j, const Vec& q, const RVec& zMinus, RVec& zPlus) const {
     const typename Model::XMat X = model_.distributionBasis(q);
     const RVec nu = X.transpose() * model_.gapGradient(j, q);
     const typename Model::RMat G = RVec(model_.A(), model_.B()).asDiagonal();
-    return reducedReflection(G, nu, zMinus, zPlus);
+    return reducedReflection(G, nu, zMinus, zPlus, 0.0, options_.restitution);
   }
+  /// A contact is held (restitution < 1 only).
+  bool settled(const State& s) const { return s.held != 0; }
 
   RunStatus step(State& state, Report& report) const {
     report.clear();
+    if (state.held) [[unlikely]]
+      return advanceHeld(state, report, 0.0, state.q, state.z, state.held);
     Vec q = state.q;
     RVec z = state.z;
     double elapsed = 0.0;  // fraction of h done
@@ -323,13 +341,13 @@ class ReducedDiskVci {
                         "constraints are tangent to the boundary, no admissible impulse", j,
                         elapsed, "|nu|", nu.norm());
       }
-      if (!(nu.dot(z) < 0.0)) {
+      if (!(nu.dot(z) < 0.0) && !(options_.restitution < 1.0)) {
         return failStep(report, RunStatus::SolverFailed, "grazing impact: the reduced velocity "
                         "does not approach the boundary", j, elapsed + s * (1.0 - elapsed),
                         "normal rate nu^T z", nu.dot(z));
       }
-      RVec zPlus;
-      if (!reflect(j, qi, z, zPlus)) {
+      RVec zPlus = z;  // a contact that does not approach gets no impulse (restitution < 1)
+      if (nu.dot(z) < 0.0 && !reflect(j, qi, z, zPlus)) {
         return failStep(report, RunStatus::SolverFailed, "nu = X^T n = 0: the velocity "
                         "constraints are tangent to the boundary, no admissible impulse", j,
                         elapsed, "|nu|", nu.norm());
@@ -347,9 +365,210 @@ class ReducedDiskVci {
       r.energyResidual = 0.5 * zPlus.dot(G.cwiseProduct(zPlus)) - r.detail.eMinus;
       r.reflected = false;
       r.jointFallback = false;
+      if (options_.restitution < 1.0) {
+        report.dissipated += r.detail.eMinus - 0.5 * zPlus.dot(G.cwiseProduct(zPlus));
+        if (settles(j, 0, Node{qi, zPlus})) {  // bounces below the step's resolution
+          const Node held = projectHeld(1u << j, Node{qi, zPlus});
+          report.dissipated += energyOf(Node{qi, zPlus}) - energyOf(held);
+          report.settledAt = elapsed;
+          State next = state;
+          const RunStatus st = advanceHeld(next, report, elapsed, held.q, held.z, 1u << j);
+          if (st == RunStatus::Ok) state = next;
+          return st;
+        }
+      }
       q = qi;
       z = zPlus;
     }
+  }
+
+  // ---- impact::HeldMotion (settled contacts, restitution < 1) ---------------------------------
+  struct Node {
+    Vec q = Vec::Zero();
+    RVec z = RVec::Zero();
+  };
+  /// A held step: the held gaps' forces (Newton unknowns) and the end node.
+  struct Segment {
+    GapVec force = GapVec::Zero();
+    Node end;
+    bool ok = false;
+  };
+  static constexpr int kGaps = 2;
+
+  RVec nu(int j, const Vec& q) const {
+    return model_.distributionBasis(q).transpose() * model_.gapGradient(j, q);
+  }
+  RVec Ginv(const RVec& v) const { return RVec(v[0] / model_.A(), v[1] / model_.B()); }
+
+  /// The held step of length tau from x (see the class comment); seg.force: guess in, out.
+  bool solveHeld(double tau, const Node& x, unsigned held, Segment& seg) const {
+    int idx[kGaps];
+    int k = 0;
+    for (int j = 0; j < kGaps; ++j) {
+      if (held & (1u << j)) idx[k++] = j;
+    }
+    seg.ok = false;
+    RVec zHalf = x.z;
+    Vec q1 = advanceConfiguration(x.q, x.z, tau);
+    if (k > 0 && tau > 1e-9 * h_) {
+      impact::ContactVector kappa(k);
+      RVec dir[kGaps];  // (tau/2) G^-1 nu_i(q): d z_1/2 / d kappa_i
+      for (int r = 0; r < k; ++r) {
+        kappa[r] = seg.force[idx[r]];
+        dir[r] = (0.5 * tau) * Ginv(nu(idx[r], x.q));
+      }
+      bool converged = false;
+      for (int it = 0; it < options_.maxIterations; ++it) {
+        zHalf = x.z;
+        for (int r = 0; r < k; ++r) zHalf += kappa[r] * dir[r];
+        q1 = advanceConfiguration(x.q, zHalf, tau);
+        impact::ContactVector F(k);
+        double floor = 0.0, worst = 0.0;
+        for (int r = 0; r < k; ++r) {
+          F[r] = model_.gap(idx[r], q1);
+          floor = std::max(floor, impact::gapRoundoff(model_, idx[r], q1));
+          worst = std::max(worst, std::fabs(F[r]));
+        }
+        if (worst <= options_.tolerance * model_.lengthScale + floor) {
+          converged = true;
+          break;
+        }
+        // d q_1 / d z: the chord q + tau (R cos c u, R sin c u, u, w), c = phi + tau w / 2.
+        const double c = x.q[3] + 0.5 * tau * zHalf[1], R = model_.R;
+        const Vec du(tau * R * std::cos(c), tau * R * std::sin(c), tau, 0.0);
+        const Vec dw(-0.5 * tau * tau * R * std::sin(c) * zHalf[0],
+                     0.5 * tau * tau * R * std::cos(c) * zHalf[0], 0.0, tau);
+        impact::ContactMatrix J(k, k);
+        for (int r = 0; r < k; ++r) {
+          const Vec n = model_.gapGradient(idx[r], q1);
+          for (int col = 0; col < k; ++col) {
+            J(r, col) = n.dot(du) * dir[col][0] + n.dot(dw) * dir[col][1];
+          }
+        }
+        const impact::ContactVector step = J.partialPivLu().solve(-F);
+        if (!step.allFinite()) return false;
+        kappa += step;
+      }
+      if (!converged) return false;
+      for (int r = 0; r < k; ++r) seg.force[idx[r]] = kappa[r];
+    }
+    for (int j = 0; j < kGaps; ++j) {
+      if (!(held & (1u << j))) seg.force[j] = 0.0;
+    }
+    seg.end = projectHeld(held, Node{q1, zHalf});
+    if (k > 0) {  // back to the step's energy (see the class comment)
+      const double e0 = energyOf(x), e1 = energyOf(seg.end);
+      if (e1 > 0.0) seg.end.z *= std::sqrt(e0 / e1);
+    }
+    seg.ok = seg.end.q.allFinite() && seg.end.z.allFinite();
+    return seg.ok;
+  }
+  static double heldForce(const Segment& seg, int j) { return seg.force[j]; }
+  static Node heldEnd(double, const Node&, const Segment& seg, unsigned) { return seg.end; }
+  double gap(int j, const Node& x) const { return model_.gap(j, x.q); }
+  double gapRate(int j, const Node& x) const { return nu(j, x.q).dot(x.z); }
+  double gapRoundoff(int j, const Node& x) const { return impact::gapRoundoff(model_, j, x.q); }
+  void heldCurvature(const Node& x, unsigned held, double tau, const Segment&,
+                     GapVec& kappa) const {
+    if (held == 0) {
+      kappa = Path{this, x.q, x.z, tau}.curvatureBounds();
+    } else {
+      kappa.setConstant(std::numeric_limits<double>::infinity());
+    }
+  }
+  /// Newton's law at gap j with the held gaps closed (impact::simultaneousImpulses).
+  bool heldJump(int j, unsigned held, const Node& x, Node& y, double& impulse) const {
+    int idx[kGaps + 1];
+    idx[0] = j;
+    int k = 1;
+    for (int i = 0; i < kGaps; ++i) {
+      if (i != j && (held & (1u << i))) idx[k++] = i;
+    }
+    impact::ContactMatrix K(k, k);
+    impact::ContactVector u(k), e(k), P;
+    RVec n[kGaps + 1];
+    for (int r = 0; r < k; ++r) n[r] = nu(idx[r], x.q);
+    double scale = 0.0;
+    for (int r = 0; r < k; ++r) {
+      u[r] = n[r].dot(x.z);
+      e[r] = r == 0 ? options_.restitution : 0.0;
+      scale = std::max(scale, std::fabs(u[r]));
+      for (int c = 0; c < k; ++c) K(r, c) = n[r].dot(Ginv(n[c]));
+    }
+    if (!impact::simultaneousImpulses(K, u, e, 1e-13 * scale, P)) return false;
+    y = x;
+    for (int r = 0; r < k; ++r) y.z += P[r] * Ginv(n[r]);
+    impulse = P[0];
+    return true;
+  }
+  double energyOf(const Node& x) const {
+    return 0.5 * (model_.A() * x.z[0] * x.z[0] + model_.B() * x.z[1] * x.z[1]);
+  }
+  /// The settling rule with the normal acceleration over one step of this scheme's flow:
+  /// a_n = 2 (u+ h - g_j(q_h)) / h^2.
+  bool settles(int j, unsigned held, const Node& x) const {
+    if (!(options_.restitution < 1.0)) return false;
+    const double rate = std::max(gapRate(j, x), 0.0);
+    Segment seg;
+    if (!solveHeld(h_, x, held, seg)) return false;
+    const double an = 2.0 * (rate * h_ - model_.gap(j, seg.end.q)) / (h_ * h_);
+    return impact::bounceBelowResolution(rate, an, h_);
+  }
+  /// z with the normal rates of the held gaps set to zero (G-orthogonal projection, e = 0).
+  Node projectHeld(unsigned held, const Node& x) const {
+    int idx[kGaps];
+    int k = 0;
+    for (int j = 0; j < kGaps; ++j) {
+      if (held & (1u << j)) idx[k++] = j;
+    }
+    if (k == 0) return x;
+    impact::ContactMatrix K(k, k);
+    impact::ContactVector u(k);
+    RVec n[kGaps];
+    for (int r = 0; r < k; ++r) n[r] = nu(idx[r], x.q);
+    for (int r = 0; r < k; ++r) {
+      u[r] = n[r].dot(x.z);
+      for (int c = 0; c < k; ++c) K(r, c) = n[r].dot(Ginv(n[c]));
+    }
+    const impact::ContactVector mu = K.partialPivLu().solve(-u);
+    Node out = x;
+    for (int r = 0; r < k; ++r) out.z += mu[r] * Ginv(n[r]);
+    return out;
+  }
+
+  /// Advances `state` from the fraction `elapsed` of the step (impact::advanceHeld). On failure
+  /// the state is not modified.
+  RunStatus advanceHeld(State& state, Report& report, double elapsed, const Vec& q, const RVec& z,
+                        unsigned held) const {
+    Segment guess;
+    guess.force = state.force;
+    impact::DetectionOptions detection;
+    detection.subsamples = options_.subsamples;
+    detection.tolerance = options_.tolerance;
+    impact::HeldEnd<ReducedDiskVci> end;
+    const RunStatus st = impact::advanceHeld(
+        *this, elapsed, Node{q, z}, held, guess, detection, options_.maxImpactsPerStep, report,
+        [this](Report& r, int j, double s, const Node& before, const Node& after, double mu) {
+          Impact& i = r.add();
+          i.s = s;
+          i.gap = j;
+          i.before = Point{before.q, model_.momentum(before.q, before.z[0], before.z[1])};
+          i.after = Point{after.q, model_.momentum(after.q, after.z[0], after.z[1])};
+          i.impulse = mu;
+          i.detail.eMinus = energyOf(before);
+          i.energyResidual = 0.0;
+          i.reflected = false;
+          i.jointFallback = false;
+        },
+        end);
+    if (st != RunStatus::Ok) return st;
+    state.q = end.node.q;
+    state.z = end.node.z;
+    state.p = model_.momentum(state.q, state.z[0], state.z[1]);
+    state.lastTau = end.lastTau;
+    state.held = end.held;
+    state.force = end.segment.force;
+    return RunStatus::Ok;
   }
 
  private:

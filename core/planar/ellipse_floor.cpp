@@ -10,7 +10,7 @@ namespace {
 
 using Model = EllipseFloorModel<>;
 
-constexpr NameList kParams{"m", "g", "a", "b"};
+constexpr NameList kParams{"m", "g", "a", "b", "restitution"};
 // P000's order (theta, x, y) for q(0) and v(0); converted to (x, y, theta) in start().
 constexpr NameList kInitial{"theta0", "x0", "y0", "omega0", "vx0", "vy0"};
 
@@ -28,12 +28,19 @@ PlanarStart<Model> start(const Scenario& sc) {
   s.q0 = Model::Vec(ic[kInitial("x0")], ic[kInitial("y0")], ic[kInitial("theta0")]);
   s.qdot0 = Model::Vec(ic[kInitial("vx0")], ic[kInitial("vy0")], ic[kInitial("omega0")]);
   s.where = "y0 = " + formatNumber(s.q0[1]) + ", theta0 = " + formatNumber(s.q0[2]);
+  s.restitution = p[kParams("restitution")];
   return s;
 }
 
 /// P000's own scheme on the ellipse (ellipse_ldap.hpp), in the consistent or the literal reading.
 CreateResult createLdap(const Scenario& sc, nonholonomic::ImpactReading reading) {
   const PlanarStart<Model> s = start(sc);
+  if (s.restitution < 1.0 && reading == nonholonomic::ImpactReading::Paper) {
+    // P000's literal impact equation is an energy equality: it has no restitution.
+    return {nullptr, "parameter 'restitution' = " + formatNumber(s.restitution) +
+                         " is not available with integrator 'ldap-paper' (P000's elastic impact "
+                         "equation as printed): use 'ldap' or 'variational'"};
+  }
   nonholonomic::EllipseLdapSetup setup;
   setup.model.m = s.model.massDiagonal[0];
   setup.model.g = s.model.potentialTerm.g;
@@ -45,6 +52,7 @@ CreateResult createLdap(const Scenario& sc, nonholonomic::ImpactReading reading)
   setup.h = sc.integrator.h;
   setup.tolerance = sc.integrator.tolerance;
   setup.reading = reading;
+  setup.restitution = s.restitution;
   setup.projectionVariant = 0;  // P000's pi_S
   // Node 0 = (q(0), M v(0)) at t = 0, as for "variational", so all the integrators start from the
   // same discrete state and their traces line up in time.
@@ -75,6 +83,7 @@ class EllipseFloor final : public SystemDescription {
          "Semi-axis along the body x axis; I = m (a^2 + b^2)/4 is derived (uniform plate)."},
         {"b", "m", 0.5, 0.0, kUnbounded, true, false,
          "Semi-axis along the body y axis; I = m (a^2 + b^2)/4 is derived (uniform plate)."},
+        restitutionSpec(),
     };
     // P000's order (theta, x, y); kInitial reads them in this order.
     info_.initial = {

@@ -20,6 +20,12 @@
 //    same gap again after a tiny hop: degenerate for linear V) the impulse is kept and the (78a)
 //    defect reported. Near grazing (no real rebound root, or a root that moves the rebound's
 //    normal rate by more than 1 %: core/numerics/grazing.hpp) the impulse is the pure reflection.
+//  * Restitution e < 1 (docs/restitution.md): the discrete energy cannot balance, so the impulse
+//    is Newton's law on the momentum at the impact point (impact/restitution.hpp), applied like
+//    the grazing reflection (the next contact time is the detected one). When the rebound falls
+//    below the step's resolution the contact settles: the rest of the step, and the steps after,
+//    are the constrained flow of settled_motion.hpp until the contact lifts off. e = 1 takes
+//    none of these paths.
 //
 // Energies are evaluated in momentum form, E_d(q, S(tau; q, p), tau) = 1/2 w^T M^-1 w +
 // (V(q) + V(S))/2 with w = p - (tau/2) grad V(q) (equal to (72); no division by tau), so impacts
@@ -30,11 +36,13 @@
 // impact::StepFailure in the report, never thrown.
 
 #include "core/impact/crossing.hpp"
+#include "core/impact/restitution.hpp"
 #include "core/impact/step_report.hpp"
 #include "core/numerics/grazing.hpp"
 #include "core/numerics/roots.hpp"
 #include "core/planar/planar_model.hpp"
 #include "core/planar/planar_state.hpp"
+#include "core/planar/settled_motion.hpp"
 
 #include <Eigen/Core>
 
@@ -51,6 +59,7 @@ struct FmowOptions {
   int subsamples = 8;                            ///< K: gap samples per step of the crossing search
   int maxImpactsPerStep = kPlanarImpactCap;      ///< Zeno cap (<= impact::kMaxImpactsPerStep)
   int maxIterations = 60;                        ///< Newton cap (Brent gets 200)
+  double restitution = 1.0;  ///< e in [0, 1]; 1: the variational (energy-balanced) impacts
 };
 
 template <PlanarModel Model>
@@ -81,6 +90,7 @@ class FmowIntegrator {
     bool ok = false;
     bool reflectionFallback = false;  ///< near grazing: mu = -2B/A (grazing.hpp)
     bool jointFallback = false;       ///< (78) unsolvable: sequential impulse (see impactStep)
+    bool newton = false;              ///< restitution < 1: Newton's law (newtonImpulse)
   };
   struct JointSolution {
     double mu = 0.0;  ///< first impulse
@@ -100,7 +110,11 @@ class FmowIntegrator {
 
   /// `h` in s (> 0).
   FmowIntegrator(const Model& model, double h, const FmowOptions& options = {})
-      : model_(model), inverseMass_(model.massDiagonal.cwiseInverse()), h_(h), options_(options) {
+      : model_(model),
+        inverseMass_(model.massDiagonal.cwiseInverse()),
+        h_(h),
+        options_(options),
+        settled_(model_, inverseMass_, h, settledOptions(options)) {
     options_.maxImpactsPerStep =
         std::clamp(options_.maxImpactsPerStep, 1, impact::kMaxImpactsPerStep);
     detection_.subsamples = options_.subsamples;
@@ -127,6 +141,9 @@ class FmowIntegrator {
     return model_.contactPoint(imp.gap, imp.before.q);
   }
   const char* gapName(int j) const { return Model::gapName(j); }
+  /// A contact is held (settled_motion.hpp; restitution < 1 only).
+  bool settled(const State& s) const { return s.held != 0; }
+  const SettledMotion<Model>& settledMotion() const { return settled_; }
 
   // ---- building blocks (public: the tests check them against FMOW's equations) -------------
   Vec inverseMass(const Vec& v) const { return v.cwiseProduct(inverseMass_); }
@@ -173,7 +190,7 @@ class FmowIntegrator {
     const double A = n.dot(mn);        // n^T M^-1 n
     const double B = mn.dot(pMinus);   // n^T M^-1 p~- (< 0 when approaching)
     if (!(A > 0.0) || !std::isfinite(B)) return out;
-    const double reflection = -2.0 * B / A;  // (C1)
+    const double reflection = impact::restitutionImpulse(B, A, 1.0);  // (C1)
     auto F = [&](double mu) {
       return segmentEnergy(tau, qi, pMinus + mu * n, ci) - eMinus;
     };
@@ -346,6 +363,8 @@ class FmowIntegrator {
   /// failed; otherwise it lists the step's impacts.
   RunStatus step(State& state, Report& report) const {
     report.clear();
+    if (state.held) [[unlikely]]
+      return settled_.advance(state, report, 0.0, state.q, state.p, state.held);
     const Vec c = model_.potentialGradient(state.q);
     const Drift path = drift(h_, state.q, state.p, c);
     const Vec qEnd = path.position(1.0);
@@ -371,6 +390,29 @@ class FmowIntegrator {
  private:
   static constexpr double kEps = std::numeric_limits<double>::epsilon();
   using Path = impact::ModelPath<Model, Drift>;
+
+  static typename SettledMotion<Model>::Options settledOptions(const FmowOptions& o) {
+    typename SettledMotion<Model>::Options s;
+    s.restitution = o.restitution;
+    s.tolerance = o.tolerance;
+    s.maxIterations = o.maxIterations;
+    s.maxImpactsPerStep = std::clamp(o.maxImpactsPerStep, 1, impact::kMaxImpactsPerStep);
+    s.detection.subsamples = o.subsamples;
+    s.detection.tolerance = o.tolerance;
+    return s;
+  }
+
+  /// Newton's law at the impact point (restitution < 1): mu = -(1 + e) u- / k along n, no impulse
+  /// for a contact that does not approach.
+  ImpulseSolution newtonImpulse(const Vec& pMinus, const Vec& n) const {
+    ImpulseSolution out;
+    const Vec mn = inverseMass(n);
+    const double k = n.dot(mn), rate = mn.dot(pMinus);
+    out.mu = rate < 0.0 ? impact::restitutionImpulse(rate, k, options_.restitution) : 0.0;
+    out.ok = std::isfinite(out.mu) && k > 0.0;
+    out.newton = true;
+    return out;
+  }
 
   double energyScale(const Vec& q, const Vec& p, double e) const {
     return std::fabs(e) + kineticEnergy(p) + std::fabs(model_.potential(q)) + 1e-300;
@@ -442,12 +484,23 @@ class FmowIntegrator {
       }
       const Vec nj = model_.gapGradient(j, qi);
       const double tau = std::max(1.0 - elapsed, 0.0) * h_;  // remaining time
-      ImpulseSolution imp = solveImpulse(qi, ci, pMinus, nj, eMinus, tau);
+      ImpulseSolution imp = options_.restitution < 1.0
+                                ? newtonImpulse(pMinus, nj)
+                                : solveImpulse(qi, ci, pMinus, nj, eMinus, tau);
       if (!imp.ok) {
         return solverFailed(report, "the impulse (discrete energy equation) did not converge", j,
                             elapsed, imp.residual);
       }
       Vec pPlus = pMinus + imp.mu * nj;
+      if (imp.newton) {
+        report.dissipated += kineticEnergy(pMinus) - kineticEnergy(pPlus);
+        if (settled_.settles(j, 0, qi, pPlus)) {  // bounces below the step's resolution
+          record(report, j, elapsed, qi, pMinus, pPlus, imp);
+          const Vec pHeld = settled_.project(1u << j, qi, pPlus, &report.dissipated);
+          report.settledAt = elapsed;
+          return settled_.advance(state, report, elapsed, qi, pHeld, 1u << j);
+        }
+      }
 
       // Re-check the remaining sub-step for a further crossing. A remainder below 1e-12 h (an
       // impact at the very end of the step) ends the step at q~: nothing can cross in it.
@@ -491,7 +544,7 @@ class FmowIntegrator {
       // Second crossing after d = beta h: solve the first impulse and d together (78). A
       // grazing reflection keeps its mu (grazing.hpp): the contact time is the detected one.
       double d = y.s * tau;
-      if (imp.reflectionFallback) {
+      if (imp.reflectionFallback || imp.newton) {
         imp.residual = segmentEnergy(d, qi, pPlus, ci) - eMinus;
       } else {
         const JointSolution js = solveJoint(qi, ci, pMinus, nj, eMinus, y.gap, imp.mu, d, tau);
@@ -530,6 +583,7 @@ class FmowIntegrator {
   double h_;
   FmowOptions options_;
   impact::DetectionOptions detection_;
+  SettledMotion<Model> settled_;
 };
 
 }  // namespace ricochet::planar

@@ -7,7 +7,7 @@ namespace {
 
 using Model = ParticleFloorModel<>;
 
-constexpr NameList kParams{"m", "g"};
+constexpr NameList kParams{"m", "g", "restitution"};
 constexpr NameList kInitial{"x0", "y0", "vx0", "vy0"};
 
 PlanarStart<Model> start(const Scenario& sc) {
@@ -20,6 +20,7 @@ PlanarStart<Model> start(const Scenario& sc) {
   s.q0 = Model::Vec(ic[kInitial("x0")], ic[kInitial("y0")]);
   s.qdot0 = Model::Vec(ic[kInitial("vx0")], ic[kInitial("vy0")]);
   s.where = "y0 = " + formatNumber(s.q0[1]);
+  s.restitution = p[kParams("restitution")];
   return s;
 }
 
@@ -38,6 +39,7 @@ class ParticleFloor final : public SystemDescription {
         {"m", "kg", 1.0, 0.0, kUnbounded, true, false, "Mass of the particle (FMOW §4.2: 1)."},
         {"g", "m/s^2", 9.8, 0.0, kUnbounded, false, false,
          "Gravitational acceleration along -y (not stated by FMOW; 9.8 as in P000)."},
+        restitutionSpec(),
     };
     info_.initial = {
         {"x0", "m", 0.0, -kUnbounded, kUnbounded, false, false, "Initial horizontal position."},

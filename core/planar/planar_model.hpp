@@ -35,6 +35,8 @@ concept PlanarModel = requires(const M& m, const typename M::Vec& q, typename M:
   m.gaps(q, gaps);                                           // all g_j(q), m
   { m.gap(j, q) } -> std::convertible_to<double>;            // g_j(q), m
   { m.gapGradient(j, q) } -> std::convertible_to<typename M::Vec>;
+  // v^T (Hessian of g_j) v = d^2/dt^2 g_j(q + t v) at t = 0, m/s^2 for v in coordinates/s.
+  { m.gapCurvature(j, q, q) } -> std::convertible_to<double>;
   // Upper bound of d^2/ds^2 g_j(q + s a + s^2 b) over s in [0, 1], for every j (+inf if unknown).
   m.gapCurvatureBounds(q, q, q, gaps);
   { m.contactPoint(j, q) } -> std::convertible_to<Eigen::Vector3d>;  // world point, for display
@@ -89,6 +91,7 @@ struct ParticleFloorModel {
   void gaps(const Vec& q, GapVec& out) const { out[0] = q[1]; }
   double gap(int, const Vec& q) const { return q[1]; }
   Vec gapGradient(int, const Vec&) const { return Vec(0.0, 1.0); }
+  double gapCurvature(int, const Vec&, const Vec&) const { return 0.0; }
   void gapCurvatureBounds(const Vec&, const Vec&, const Vec& b, GapVec& out) const {
     out[0] = 2.0 * b[1];  // exact: G(s) = y + s a_y + s^2 b_y
   }
@@ -132,6 +135,11 @@ struct StarFloorModel {
   Vec gapGradient(int j, const Vec& q) const {
     const double s = std::sin(q[2]), c = std::cos(q[2]);
     return Vec(0.0, 1.0, 0.5 * L * (kTips[j][0] * c - kTips[j][1] * s));
+  }
+  /// v^T H v = psi''(theta) v_theta^2 with psi'' = -psi = -(L/2)(a sin + b cos).
+  double gapCurvature(int j, const Vec& q, const Vec& v) const {
+    const double s = std::sin(q[2]), c = std::cos(q[2]);
+    return -0.5 * L * (kTips[j][0] * s + kTips[j][1] * c) * v[2] * v[2];
   }
   void gapCurvatureBounds(const Vec&, const Vec& a, const Vec& b, GapVec& out) const {
     // psi = (L/2)(a sin + b cos): psi'' = -psi and |psi|, |psi'| <= L / sqrt(2).
@@ -181,11 +189,19 @@ struct EllipseFloorModel {
     const double s = std::sin(theta), c = std::cos(theta);
     return (a * a - b * b) * s * c / std::sqrt(a * a * s * s + b * b * c * c);
   }
+  /// phi''(theta) = (a^2 - b^2) ((c^2 - s^2) phi - s c phi') / phi^2.
+  double phiSecond(double theta) const {
+    const double s = std::sin(theta), c = std::cos(theta), f = phi(theta);
+    return (a * a - b * b) * ((c * c - s * s) * f - s * c * phiPrime(theta)) / (f * f);
+  }
   double potential(const Vec& q) const { return potentialTerm.value(q); }
   Vec potentialGradient(const Vec& q) const { return potentialTerm.gradient(q); }
   void gaps(const Vec& q, GapVec& out) const { out[0] = q[1] - phi(q[2]); }
   double gap(int, const Vec& q) const { return q[1] - phi(q[2]); }
   Vec gapGradient(int, const Vec& q) const { return Vec(0.0, 1.0, -phiPrime(q[2])); }
+  double gapCurvature(int, const Vec& q, const Vec& v) const {
+    return -phiSecond(q[2]) * v[2] * v[2];
+  }
   void gapCurvatureBounds(const Vec&, const Vec& av, const Vec& bv, GapVec& out) const {
     // psi = -phi. phi is the support function of the ellipse, so phi + phi'' = rho, the radius of
     // curvature at the support point, rho >= min^2/max; with phi <= max: psi'' = phi - rho <=

@@ -34,13 +34,16 @@ class PlanarSimulation final : public impact::StepperSimulation<Integrator> {
       requires(const Integrator& i, const PlanarState<Model>& s) { i.lastSegmentEnergy(s); };
 
   /// Starts at node (q0, p0) at t = 0, which must be admissible (checked by createPlanar).
-  PlanarSimulation(const Integrator& integrator, const Vec& q0, const Vec& p0)
-      : Base(integrator, integrator.initialState(q0, p0)) {
+  /// `dissipative` (restitution < 1) adds the trace column e.dissipated.
+  PlanarSimulation(const Integrator& integrator, const Vec& q0, const Vec& p0,
+                   bool dissipative = false)
+      : Base(integrator, integrator.initialState(q0, p0)), dissipative_(dissipative) {
     for (int i = 0; i < kDim; ++i) columns_.push_back(std::string("q.") + Model::coordinateName(i));
     for (int i = 0; i < kDim; ++i) columns_.push_back(std::string("p.") + Model::coordinateName(i));
     columns_.push_back("mom.px");
     if constexpr (kDim == 3) columns_.push_back("mom.ptheta");
     if constexpr (kHasDiscreteEnergy) columns_.push_back("e.discrete");
+    if (dissipative_) columns_.push_back("e.dissipated");
     columns_.push_back("con.gap");
   }
 
@@ -61,6 +64,7 @@ class PlanarSimulation final : public impact::StepperSimulation<Integrator> {
     out[k++] = p[0];                            // mom.px: conserved (Noether, x-translation)
     if constexpr (kDim == 3) out[k++] = p[2];   // mom.ptheta: constant between impacts
     if constexpr (kHasDiscreteEnergy) out[k++] = this->stepper_.lastSegmentEnergy(this->state_);
+    if (dissipative_) out[k++] = this->dissipatedEnergy();
     out[k++] = minGap();
   }
 
@@ -80,17 +84,19 @@ class PlanarSimulation final : public impact::StepperSimulation<Integrator> {
   const Vec& p() const { return this->state_.p; }
 
  private:
+  bool dissipative_;
   std::vector<std::string> columns_;
 };
 
-/// Where a planar run starts: the model, the initial state (q0, qdot0) at t = 0, and the position
-/// initial conditions as text, for the admissibility message.
+/// Where a planar run starts: the model, the initial state (q0, qdot0) at t = 0, the position
+/// initial conditions as text, for the admissibility message, and the coefficient of restitution.
 template <PlanarModel Model>
 struct PlanarStart {
   Model model;
   typename Model::Vec q0 = Model::Vec::Zero();
   typename Model::Vec qdot0 = Model::Vec::Zero();
   std::string where;
+  double restitution = 1.0;  ///< e of Newton's law (docs/restitution.md)
 };
 
 /// The shared factory of the planar systems. Following FMOW, which prints no conversion of the
@@ -112,9 +118,11 @@ CreateResult createPlanar(const PlanarStart<Model>& start, const Scenario& scena
   const typename Model::Vec p0 = model.massDiagonal.cwiseProduct(start.qdot0);
   typename Integrator::Options options;
   options.tolerance = scenario.integrator.tolerance;
-  return {std::make_unique<PlanarSimulation<Model, Integrator>>(
-              Integrator(model, scenario.integrator.h, options), start.q0, p0),
-          {}};
+  options.restitution = start.restitution;
+  return {
+      std::make_unique<PlanarSimulation<Model, Integrator>>(
+          Integrator(model, scenario.integrator.h, options), start.q0, p0, start.restitution < 1.0),
+      {}};
 }
 
 /// The two integrators every planar system offers, "variational" first (the default), with their

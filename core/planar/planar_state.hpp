@@ -1,7 +1,7 @@
 #pragma once
 // The state of one planar run (the "Data" of the Model/Data split): the node (q_k, p_k), the gaps
-// at q_k (cached between steps) and the length of the last drift segment. Shared by the FMOW and
-// rk4-event steppers, which are constant and never hold a run's state.
+// at q_k (cached between steps), the length of the last drift segment and the settled contacts.
+// Shared by the FMOW and rk4-event steppers, which are constant and never hold a run's state.
 
 #include "core/planar/planar_model.hpp"
 
@@ -18,6 +18,10 @@ struct PlanarState {
   /// Length (s) of the last drift segment: h after a smooth step, the final sub-step after an
   /// impact step (FMOW's E_d of that segment is recovered from the node, see lastSegmentEnergy).
   double lastTau = 0.0;
+  /// Settled contacts (restitution < 1 only; settled_motion.hpp); 0 in flight.
+  unsigned held = 0;
+  /// Forces of the held gaps at the last constrained step (the next one's Newton guess).
+  typename Model::GapVec force = Model::GapVec::Zero();
 };
 
 }  // namespace ricochet::planar

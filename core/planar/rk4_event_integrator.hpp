@@ -3,8 +3,8 @@
 // integrator against. Classical fourth-order Runge-Kutta on q' = M^-1 p, p' = -grad V(q); the
 // first gap crossing inside a step is located along the RK4 map with a shortened step (s tau),
 // by the same detection as the variational integrator (crossing.hpp: sub-samples + Brent); at the
-// event the continuous elastic reflection (C1) is applied, p+ = p- - 2 (n^T M^-1 p-)/(n^T M^-1 n) n,
-// and the rest of the step is integrated from there (repeatedly, up to the per-step cap).
+// event the continuous elastic reflection (C1) is applied, p+ = p- - 2 (n^T M^-1 p-)/(n^T M^-1 n)
+// n, and the rest of the step is integrated from there (repeatedly, up to the per-step cap).
 //
 // Not variational: the flight map is not symplectic and the event map is not matched to it, so
 // for nonlinear forces the energy drifts secularly. With uniform gravity the flight is a parabola,
@@ -12,12 +12,20 @@
 // exact solution up to root tolerance and round-off (its energy error stays at round-off).
 // The curvature test of the detection uses the quadratic (Taylor) model of the path, which is the
 // RK4 path exactly for linear potentials and an approximation otherwise.
+//
+// Restitution e < 1 (docs/restitution.md): Newton's law at the event (the reflection is its e = 1
+// case, impact/restitution.hpp); a contact whose rebound falls below the step's resolution settles
+// and the body follows the constrained flow of settled_motion.hpp (RATTLE, shared with FMOW) until
+// it lifts off; the rest of a step in which a contact lifts off mid-step is that flow's Verlet
+// drift (exact for uniform gravity, like RK4's).
 
 #include "core/impact/crossing.hpp"
+#include "core/impact/restitution.hpp"
 #include "core/impact/step_report.hpp"
 #include "core/model/system.hpp"
 #include "core/planar/planar_model.hpp"
 #include "core/planar/planar_state.hpp"
+#include "core/planar/settled_motion.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +37,8 @@ struct Rk4EventOptions {
   double tolerance = 1e-14;  ///< event root bracket, as a fraction of the step
   int subsamples = 8;        ///< K sub-samples for event detection
   int maxImpactsPerStep = kPlanarImpactCap;
+  double restitution = 1.0;  ///< e in [0, 1] of Newton's law at the events
+  int maxIterations = 60;    ///< Newton cap of the settled contacts' multipliers
 };
 
 template <PlanarModel Model>
@@ -56,7 +66,11 @@ class Rk4EventIntegrator {
 
   /// `h` in s (> 0).
   Rk4EventIntegrator(const Model& model, double h, const Rk4EventOptions& options = {})
-      : model_(model), inverseMass_(model.massDiagonal.cwiseInverse()), h_(h), options_(options) {
+      : model_(model),
+        inverseMass_(model.massDiagonal.cwiseInverse()),
+        h_(h),
+        options_(options),
+        settled_(model_, inverseMass_, h, settledOptions(options)) {
     options_.maxImpactsPerStep =
         std::clamp(options_.maxImpactsPerStep, 1, impact::kMaxImpactsPerStep);
     detection_.subsamples = options_.subsamples;
@@ -83,6 +97,8 @@ class Rk4EventIntegrator {
     return model_.contactPoint(imp.gap, imp.before.q);
   }
   const char* gapName(int j) const { return Model::gapName(j); }
+  /// A contact is held (settled_motion.hpp; restitution < 1 only).
+  bool settled(const State& s) const { return s.held != 0; }
 
   /// One classical RK4 step of length tau (s) from (q, p).
   std::pair<Vec, Vec> rk4(double tau, const Vec& q, const Vec& p) const {
@@ -101,6 +117,8 @@ class Rk4EventIntegrator {
   /// failure nothing is modified and `report` says what failed; otherwise it lists the impacts.
   RunStatus step(State& state, Report& report) const {
     report.clear();
+    if (state.held) [[unlikely]]
+      return settled_.advance(state, report, 0.0, state.q, state.p, state.held);
     Vec qs = state.q, ps = state.p;
     GapVec gs = state.gaps;
     double elapsed = 0.0;  // fraction of h already integrated
@@ -143,8 +161,10 @@ class Rk4EventIntegrator {
       const Vec n = model_.gapGradient(x.gap, qi);
       const Vec mn = inverseMass(n);
       const double B = mn.dot(pMinus);
-      // (C1); a zero-depth contact that is not approaching gets no impulse.
-      const double mu = B < 0.0 ? -2.0 * B / n.dot(mn) : 0.0;
+      // Newton's law ((C1) for e = 1); a zero-depth contact that is not approaching gets no
+      // impulse.
+      const double mu =
+          B < 0.0 ? impact::restitutionImpulse(B, n.dot(mn), options_.restitution) : 0.0;
       const Vec pPlus = pMinus + mu * n;
       Impact& r = report.add();
       r.s = elapsed + x.s * (1.0 - elapsed);
@@ -155,6 +175,14 @@ class Rk4EventIntegrator {
       r.energyResidual = nodeEnergy(qi, pPlus) - nodeEnergy(qi, pMinus);
       r.reflected = false;
       r.jointFallback = false;
+      if (options_.restitution < 1.0) {
+        report.dissipated += nodeEnergy(qi, pMinus) - nodeEnergy(qi, pPlus);
+        if (settled_.settles(x.gap, 0, qi, pPlus)) {  // bounces below the step's resolution
+          const Vec pHeld = settled_.project(1u << x.gap, qi, pPlus, &report.dissipated);
+          report.settledAt = r.s;
+          return settled_.advance(state, report, r.s, qi, pHeld, 1u << x.gap);
+        }
+      }
       qs = qi;
       ps = pPlus;
       model_.gaps(qs, gs);
@@ -163,11 +191,23 @@ class Rk4EventIntegrator {
   }
 
  private:
+  static typename SettledMotion<Model>::Options settledOptions(const Rk4EventOptions& o) {
+    typename SettledMotion<Model>::Options s;
+    s.restitution = o.restitution;
+    s.tolerance = o.tolerance;
+    s.maxIterations = o.maxIterations;
+    s.maxImpactsPerStep = std::clamp(o.maxImpactsPerStep, 1, impact::kMaxImpactsPerStep);
+    s.detection.subsamples = o.subsamples;
+    s.detection.tolerance = o.tolerance;
+    return s;
+  }
+
   Model model_;
   Vec inverseMass_;  // M^-1 (diagonal)
   double h_;
   Rk4EventOptions options_;
   impact::DetectionOptions detection_;
+  SettledMotion<Model> settled_;
 };
 
 }  // namespace ricochet::planar

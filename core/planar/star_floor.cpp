@@ -7,7 +7,7 @@ namespace {
 
 using Model = StarFloorModel<>;
 
-constexpr NameList kParams{"m", "L", "g"};
+constexpr NameList kParams{"m", "L", "g", "restitution"};
 constexpr NameList kInitial{"x0", "y0", "theta0", "vx0", "vy0", "omega0"};
 
 PlanarStart<Model> start(const Scenario& sc) {
@@ -21,6 +21,7 @@ PlanarStart<Model> start(const Scenario& sc) {
   s.q0 = Model::Vec(ic[kInitial("x0")], ic[kInitial("y0")], ic[kInitial("theta0")]);
   s.qdot0 = Model::Vec(ic[kInitial("vx0")], ic[kInitial("vy0")], ic[kInitial("omega0")]);
   s.where = "y0 = " + formatNumber(s.q0[1]) + ", theta0 = " + formatNumber(s.q0[2]);
+  s.restitution = p[kParams("restitution")];
   return s;
 }
 
@@ -43,6 +44,7 @@ class StarFloor final : public SystemDescription {
          "I = 29/192 m L^2 (FMOW §4.3), not a free parameter."},
         {"g", "m/s^2", 9.8, 0.0, kUnbounded, false, false,
          "Gravitational acceleration along -y (not stated by FMOW; 9.8 proposed)."},
+        restitutionSpec(),
     };
     info_.initial = {
         {"x0", "m", 0.0, -kUnbounded, kUnbounded, false, false, "Initial horizontal position of the centre."},

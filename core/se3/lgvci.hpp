@@ -50,6 +50,7 @@ struct Wall {
 struct RigidBodyModel {
   double m = 1.0;        ///< mass, kg
   double g = 9.80665;    ///< gravitational acceleration along -e3, m/s^2
+  double restitution = 1.0;  ///< Newton's coefficient of restitution at every impact, [0, 1]
   Mat3 J = Mat3::Identity();     ///< standard inertia about the centre of mass, body frame, kg m^2
   Mat3 Jinv = Mat3::Identity();  ///< its inverse
   Vec3 n = Vec3::UnitZ();        ///< unit plane normal (plane through the world origin)

@@ -17,7 +17,7 @@ namespace ricochet::se3 {
 
 namespace {
 
-constexpr NameList kParams{"m", "g", "epsilon", "tilt"};
+constexpr NameList kParams{"m", "g", "epsilon", "tilt", "restitution"};
 constexpr NameList kInitialNames{"x0",    "y0",    "z0",    "vx0", "vy0", "vz0",
                                  "Pi1_0", "Pi2_0", "Pi3_0", "rx0", "ry0", "rz0"};
 
@@ -88,6 +88,13 @@ class RigidBodySystem final : public SystemDescription {
     return scene(s);
   }
   SceneSpec scene(const Scenario& scenario) const override;
+  std::optional<BodyFigures> bodyFigures(const Scenario& scenario) const override {
+    if (!scenario.body) return std::nullopt;
+    const BuiltBody b = buildScenarioBody(scenario);
+    if (!b.ok()) return std::nullopt;
+    return BodyFigures{b.mass, b.volume, b.centreOfMass, b.principalMoments, b.inputVertices,
+                       b.hullVertices};
+  }
 
  private:
   static SystemInfo makeInfo();
@@ -122,6 +129,7 @@ SystemInfo RigidBodySystem::makeInfo() {
                     "own (epsilon-rounding, paper 003 §6.3; included in the mass properties)."},
       ParameterSpec{"tilt", "rad", 0.0, -std::numbers::pi / 2.0, std::numbers::pi / 2.0, true, true,
                     "Ground tilt about the world y axis: normal n = (sin tilt, 0, cos tilt)."},
+      restitutionSpec(),
   };
   return info;
 }
@@ -229,6 +237,7 @@ Setup makeRigidBodySetup(const Scenario& scenario) {
   RigidBodyModel& model = out.model;
   model.m = b.mass;
   model.g = p[kParams("g")];
+  model.restitution = p[kParams("restitution")];
   model.n = groundNormal(p);
   model.J = b.J;
   updateInverseInertia(model);

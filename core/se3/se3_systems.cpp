@@ -6,6 +6,7 @@
 
 #include "core/se3/rigid_body_system.hpp"
 
+#include "core/bodies/stepper.hpp"
 #include "core/impact/stepper_simulation.hpp"
 #include "core/model/registry.hpp"
 
@@ -70,11 +71,11 @@ ParameterSpec gravitySpec() {
 }
 
 // The names each case's code reads, in the order of its spec list (makeInfo).
-constexpr NameList kEllipsoidParams{"m", "g", "a", "b", "c"};
-constexpr NameList kTiltedParams{"m", "g", "a", "b", "c", "tilt"};
-constexpr NameList kUnionParams{"m",  "g",  "a1", "b1", "c1", "a2", "b2",
-                                "c2", "d1", "d2", "cx", "J1", "J2", "J3"};
-constexpr NameList kCubeParams{"m", "g", "s", "epsilon"};
+constexpr NameList kEllipsoidParams{"m", "g", "a", "b", "c", "restitution"};
+constexpr NameList kTiltedParams{"m", "g", "a", "b", "c", "tilt", "restitution"};
+constexpr NameList kUnionParams{"m",  "g",  "a1", "b1", "c1", "a2", "b2", "c2",
+                                "d1", "d2", "cx", "J1", "J2", "J3", "restitution"};
+constexpr NameList kCubeParams{"m", "g", "s", "epsilon", "restitution"};
 constexpr NameList kInitial{"x0",    "y0",    "z0",    "vx0", "vy0", "vz0",
                             "Pi1_0", "Pi2_0", "Pi3_0", "rx0", "ry0", "rz0"};
 // Every case lists its mass and gravity first, so they are read the same way in all of them.
@@ -183,6 +184,7 @@ SystemInfo makeInfo(Kind kind) {
             true,
             "Plane tilt about the world y axis (2 degrees = 0.0349 rad): normal n = (sin tilt, 0, cos tilt)."});
       }
+      info.parameters.push_back(restitutionSpec());
       break;
     case Kind::Union:
       info.id = "ellipsoids-union";
@@ -211,6 +213,7 @@ SystemInfo makeInfo(Kind kind) {
                    "Principal moment of inertia about body x (paper's Mathematica value for m = 1 kg, symmetrised; not recomputed from the geometry)."),
           positive("J2", "kg m^2", 9.9326434, "Principal moment of inertia about body y (paper's value)."),
           positive("J3", "kg m^2", 8.2731252, "Principal moment of inertia about body z (paper's value)."),
+          restitutionSpec(),
       };
       break;
     case Kind::Cube:
@@ -227,6 +230,7 @@ SystemInfo makeInfo(Kind kind) {
           positive("s", "m", 2.0 * std::sqrt(3.0), "Side length of the cube (vertices at +-s/2)."),
           ParameterSpec{"epsilon", "m", 1e-13, 0.0, kUnbounded, false, false,
                         "Rounding radius of the corners and edges (epsilon-rounding, paper §6.3)."},
+          restitutionSpec(),
       };
       break;
   }
@@ -318,49 +322,95 @@ const std::vector<std::string>& traceColumns(bool withLz) {
   return withLz ? withAngular : columns;
 }
 
-class RigidBodyPlaneSimulation final : public impact::StepperSimulation<LgvciStepper> {
+}  // namespace
+
+std::shared_ptr<bodies::WorldModel> oneBodyWorld(const RigidBodyModel& model) {
+  auto w = std::make_shared<bodies::WorldModel>();
+  w->g = model.g;
+  w->restitution = model.restitution;
+  w->tolerance = model.tolerance;
+  w->maxNewtonIterations = model.maxNewtonIterations;
+  w->maxRootIterations = model.maxBisectionIterations;
+  w->impactTimeSolver = model.impactTimeSolver;
+  w->maxImpactsPerBody = model.maxImpactsPerStep;
+  bodies::Body b;
+  b.name = "body";
+  b.m = model.m;
+  b.J = model.J;
+  b.shape = model.shape;
+  b.parts = contact::partsOf(b.shape);
+  for (const contact::PartInfo& part : b.parts) {
+    b.reach = std::max(b.reach, part.centre.norm() + part.radius);
+  }
+  bodies::finishBody(b);
+  w->bodies.push_back(std::move(b));
+  bodies::Plane ground;
+  ground.n = model.n;
+  ground.offset = 0.0;
+  ground.gap = 0;
+  ground.name = "plane";
+  w->planes.push_back(ground);
+  for (const Wall& wall : model.walls) {
+    bodies::Plane p;
+    p.n = wall.n;
+    p.offset = wall.offset;
+    p.gap = wall.gap;
+    p.name = wall.name;
+    w->planes.push_back(p);
+  }
+  return w;
+}
+
+namespace {
+
+class RigidBodyPlaneSimulation final : public impact::StepperSimulation<bodies::BodiesStepper> {
  public:
   explicit RigidBodyPlaneSimulation(const Setup& setup)
-      : impact::StepperSimulation<LgvciStepper>(LgvciStepper(setup.model, setup.h),
-                                                setup.initial),
+      : impact::StepperSimulation<bodies::BodiesStepper>(
+            bodies::BodiesStepper(oneBodyWorld(setup.model), setup.h, -1),
+            bodies::WorldState{{setup.initial}, {}}),
+        model_(setup.model),
         withLz_(setup.verticalAngularMomentum) {}
 
   EnergySplit energy() const override {
-    const RigidBodyModel& model = stepper_.model();
+    const RigidBodyState& s = state_.bodies[0];
     EnergySplit e;
-    e.kinetic = 0.5 * state_.gamma.squaredNorm() / model.m + rotationalEnergy(model, state_);
-    e.potential = model.m * model.g * state_.x.z();
+    e.kinetic = 0.5 * s.gamma.squaredNorm() / model_.m + rotationalEnergy(model_, s) +
+                state_.storedEnergy();
+    e.potential = model_.m * model_.g * s.x.z();
     return e;
   }
 
-  double minGap() const override { return phi(stepper_.model(), state_.x, state_.R); }
+  double minGap() const override { return phi(model_, state_.bodies[0].x, state_.bodies[0].R); }
 
   std::span<const std::string> columns() const override { return traceColumns(withLz_); }
 
   void sample(std::span<double> out) const override {
-    const RigidBodyModel& model = stepper_.model();
+    const RigidBodyModel& model = model_;
+    const RigidBodyState& s = state_.bodies[0];
     std::size_t i = 0;
-    for (int k = 0; k < 3; ++k) out[i++] = state_.x(k);
+    for (int k = 0; k < 3; ++k) out[i++] = s.x(k);
     for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) out[i++] = state_.R(r, c);
-    for (int k = 0; k < 3; ++k) out[i++] = state_.gamma(k);
-    for (int k = 0; k < 3; ++k) out[i++] = state_.Pi(k);
-    out[i++] = state_.gamma.x();
-    out[i++] = state_.gamma.y();
-    out[i++] = model.n.dot(state_.R * state_.Pi);
-    if (withLz_) out[i++] = state_.x.cross(state_.gamma).z() + (state_.R * state_.Pi).z();
-    out[i++] = translationalEnergy(model, state_);
-    out[i++] = rotationalEnergy(model, state_);
-    out[i++] = phi(model, state_.x, state_.R);
+      for (int c = 0; c < 3; ++c) out[i++] = s.R(r, c);
+    for (int k = 0; k < 3; ++k) out[i++] = s.gamma(k);
+    for (int k = 0; k < 3; ++k) out[i++] = s.Pi(k);
+    out[i++] = s.gamma.x();
+    out[i++] = s.gamma.y();
+    out[i++] = model.n.dot(s.R * s.Pi);
+    if (withLz_) out[i++] = s.x.cross(s.gamma).z() + (s.R * s.Pi).z();
+    out[i++] = translationalEnergy(model, s);
+    out[i++] = rotationalEnergy(model, s);
+    out[i++] = phi(model, s.x, s.R);
   }
 
   void poses(std::span<Pose> out) const override {
     if (out.empty()) return;
-    out[0].position = state_.x;
-    out[0].rotation = state_.R;
+    out[0].position = state_.bodies[0].x;
+    out[0].rotation = state_.bodies[0].R;
   }
 
  private:
+  RigidBodyModel model_;
   bool withLz_;
 };
 
@@ -378,6 +428,7 @@ Setup makeSetup(const Scenario& scenario) {
   model.m = p[kCommon("m")];
   model.g = p[kCommon("g")];
   model.n = planeNormal(*sys, p);
+  model.restitution = p.back();  // every case lists restitution last (namesOf)
   applyIntegratorSettings(scenario, model);
   switch (sys->kind()) {
     case Kind::Ellipsoid:

@@ -3,6 +3,7 @@
 // ellipsoids-union, cube-plane) as data for the LGVCI, plus the Simulation that runs them.
 // Exposed so tests and benchmarks can drive the stepper on exactly the registry's models.
 
+#include "core/bodies/world.hpp"
 #include "core/model/system.hpp"
 #include "core/se3/lgvci.hpp"
 
@@ -30,6 +31,11 @@ struct Setup {
 /// scenario that passed validateScenario(); checks the system-specific conditions (physical
 /// inertia, initial state admissible: Phi > 0, rotation per step small enough).
 Setup makeSetup(const Scenario& scenario);
+
+/// The world of one body over the setup's planes (the ground, walls): what the many-body engine
+/// (core/bodies) runs for every SE(3) system of one body. Its body is index 0, its planes are the
+/// ground (0) and the walls in order, each with the constraint index of the setup.
+std::shared_ptr<bodies::WorldModel> oneBodyWorld(const RigidBodyModel& model);
 
 /// The Simulation for a valid setup (what SystemDescription::create returns). Tests use it to run
 /// modified models (e.g. a smaller Zeno cap).

@@ -380,7 +380,9 @@ std::string RunFileWriter::commit(const io::RunSummary& summary) {
     const bool ok = detail::writeInt64(root, "steps", summary.steps) &&
                     detail::writeDouble(root, "t_end", summary.tEnd) &&
                     detail::writeString(root, "status", summary.statusText()) &&
-                    detail::writeString(root, "message", summary.message);
+                    detail::writeString(root, "message", summary.message) &&
+                    detail::writeDouble(root, "energy_dissipated", summary.energyDissipated) &&
+                    detail::writeDouble(root, "settled_t", summary.settledTime);
     if (!ok) error = d->fail("cannot write the run's end");
   }
   if (error.empty()) {

@@ -36,8 +36,8 @@ class RunFileWriter final : public io::RecordSink {
 
   std::string onRow(const Simulation& simulation, const io::TraceRow& row) override;
   std::string onImpact(const ImpactRecord& impact, std::string_view constraint) override;
-  /// Writes the last rows and the attributes steps, t_end, status and message, closes the file
-  /// and renames it over the target.
+  /// Writes the last rows and the attributes steps, t_end, status, message, energy_dissipated
+  /// and settled_t (NaN when not settled), closes the file and renames it over the target.
   std::string commit(const io::RunSummary& summary) override;
   void discard() override;
 

@@ -119,6 +119,23 @@ def test_a_failed_run_is_returned_like_the_cli_files(cli, tmp_path):
     expect_same_run(run, *files)
 
 
+def test_restitution_settles_as_the_cli_says(cli, tmp_path):
+    # The bouncing ball with e = 0.9 (docs/restitution.md, R1): the summary says when it settled
+    # and what was dissipated, the trace has e.dissipated; the elastic run has neither.
+    preset = PRESETS / "rst-particle-floor-bouncing-ball.json"
+    files = [tmp_path / n for n in ("trace.csv", "impacts.csv", "summary.json")]
+    p = cli("run", preset, "--csv", files[0], "--impacts-csv", files[1], "--summary-json", files[2])
+    assert "settled at t = 8.481643453 s" in p.stdout
+    run = ricochet.run(preset)
+    expect_same_run(run, *files)
+    assert run.ok and abs(run.summary["settled_t"] - 8.4816434530831) < 1e-9
+    assert abs(run.summary["energy_dissipated"] - 9.81) < 1e-12
+    assert abs(run.trace["energy"][-1] + run.trace["e.dissipated"][-1] - 9.81) < 1e-12
+    elastic = ricochet.run(preset, restitution=1, steps=100)
+    assert elastic.summary["settled_t"] is None and elastic.summary["energy_dissipated"] == 0
+    assert "e.dissipated" not in elastic.trace
+
+
 def test_scenario_is_the_cli_scenario(cli):
     text = cli("scenario", "cube-plane", "--set", "m=2", "--h", "0.005", "--integrator",
                "variational-bisection").stdout

@@ -20,8 +20,12 @@ namespace {
 // Solid look for bodies: soft ambient, clear diffuse shading, a restrained highlight.
 void bodyMaterial(vtkProperty* p, const Eigen::Vector3d& c) {
   p->SetColor(c.x(), c.y(), c.z());
-  p->SetAmbient(0.22);
-  p->SetDiffuse(0.85);
+  // Two lights only (lighting.cpp): a face turned from the key light and seen edge-on (the head
+  // light grazes it) gets the ambient term alone. At 22 % such a face, or a rounded edge on the
+  // side away from the key light, read as a black sliver along the body's outline; at 34 % it
+  // reads as shade. (Diffuse 0.75 keeps lit faces as bright as before, short of white.)
+  p->SetAmbient(0.34);
+  p->SetDiffuse(0.75);
   p->SetSpecular(0.35);
   p->SetSpecularPower(40.0);
   p->SetSpecularColor(1.0, 1.0, 1.0);

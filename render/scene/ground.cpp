@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ricochet::render::detail {
 namespace {
@@ -27,6 +28,16 @@ constexpr double kGridLift = 2e-3;
 constexpr double kDiscLift = 3e-3;
 constexpr double kDiscGridLift = 4e-3;
 constexpr double kDiscShadowLift = 5e-3;
+// A following floor reaches at least this many camera distances from the body (it is opaque to
+// 0.45 of that, then fades: the haze at the horizon).
+constexpr double kFloorPerDistance = 1.0;
+constexpr int kPieces = 48;  // per line / edge, for a smooth fade
+
+// About L/2, but never more than ~200 lines across a patch of half-size `half` (memory, and the
+// per-frame fade, grow with the line count).
+double minorGridStep(double L, double half) {
+  return std::max(geometry::niceStep(L / 2.0), geometry::niceStep(half / 100.0));
+}
 
 }  // namespace
 
@@ -90,11 +101,7 @@ struct Ground::Build {
     return a;
   }
 
-  // About L/2, but never more than ~200 lines across a patch of half-size `half` (memory, and
-  // the per-frame fade, grow with the line count).
-  double minorGridStep(double half) const {
-    return std::max(geometry::niceStep(L / 2.0), geometry::niceStep(half / 100.0));
-  }
+  double minorGridStep(double half) const { return detail::minorGridStep(L, half); }
 
   void plane(const PlaneObstacle& plane, int index) {
     const std::string who = "obstacle " + std::to_string(index) + " (plane): ";
@@ -121,7 +128,7 @@ struct Ground::Build {
     const double minor = minorGridStep(H);
     const double major = 5.0 * minor;
     const double snap = plane.followBody ? major : 0.0;
-    const int pieces = 48;  // per line / edge, for a smooth fade
+    const int pieces = kPieces;
     if (scene.view == ViewKind::Planar && std::fabs(n.z()) < 1e-9) {
       // Seen edge-on from +z: the classic hatched ground. Frame: x along the floor, y = normal.
       Eigen::Matrix4d f = Eigen::Matrix4d::Identity();
@@ -167,6 +174,7 @@ struct Ground::Build {
     const Eigen::Vector3d surface = 0.45 * color + 0.55 * Eigen::Vector3d(0.96, 0.96, 0.95);
     const double shade = 0.78 + 0.22 * std::fabs(n.dot(up));
     const Eigen::Vector3d lit = shade * surface.cwiseProduct(Eigen::Vector3d(1.0, 0.985, 0.96));
+    const std::size_t first = ground.followers_.size();
     addFollowing(geometry::rectangle(lo, hi, pieces), f, snap, !wall, H, lit, 1.0, false);
     // Grid lines above the patch by a depth-buffer-safe margin (grazing views at 10 L need
     // ~1e-3 L; less gave dashed lines), contact shadows in between.
@@ -178,6 +186,11 @@ struct Ground::Build {
         geometry::gridLines(lo, hi, major, 0, pieces), lifted, snap, !wall, H, 0.62 * lit, 1.0, false);
     majorLines->GetProperty()->SetLineWidth(1.5f);
     if (n.dot(up) > 0.3) ground.floors_.push_back(Floor{plane.point, n, f, kShadowLift});
+    // An unbounded floor under a moving body (not a wall, not a pane of given size) grows with
+    // the camera's distance (fitView).
+    if (!wall && plane.followBody && ground.followers_.size() == first + 3) {
+      ground.growing_.push_back(GrowingFloor{first, H, L});
+    }
   }
 
   // A translucent wall (a box of walls around a body): a pane of half-sizes halfSize around its
@@ -290,6 +303,31 @@ struct Ground::Build {
 void Ground::clear() {
   followers_.clear();
   floors_.clear();
+  growing_.clear();
+}
+
+void Ground::fitView(double distance) {
+  if (!(distance > 0.0) || !std::isfinite(distance)) return;
+  const double needed = kFloorPerDistance * distance;
+  for (GrowingFloor& g : growing_) {
+    if (g.half >= needed) continue;
+    while (g.half < needed) g.half *= 2.0;
+    const double minor = minorGridStep(g.L, g.half);
+    const Eigen::Vector2d lo(-g.half, -g.half), hi(g.half, g.half);
+    const vtkSmartPointer<vtkPolyData> shapes[3] = {
+        geometry::rectangle(lo, hi, kPieces), geometry::gridLines(lo, hi, minor, 5, kPieces),
+        geometry::gridLines(lo, hi, 5.0 * minor, 0, kPieces)};
+    for (std::size_t k = 0; k < 3; ++k) {
+      Follower& f = followers_[g.first + k];
+      // The same polydata object (its mapper keeps it), with the larger patch's points and cells.
+      f.data->ShallowCopy(shapes[k]);
+      f.rgba->SetNumberOfTuples(f.data->GetNumberOfPoints());
+      f.data->GetPointData()->SetScalars(f.rgba);
+      f.half = g.half;
+      f.snap = 5.0 * minor;
+      f.shift = Eigen::Vector3d::Constant(std::numeric_limits<double>::quiet_NaN());  // re-place it
+    }
+  }
 }
 
 void Ground::build(const SceneSpec& scene, double L, const Eigen::Vector3d& up, double frontZ,

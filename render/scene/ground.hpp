@@ -35,6 +35,12 @@ class Ground {
              PropList& props, Problems& problems);
   /// Recentres the following patches under the tracked body at `tracked` and fades them around it.
   void recentre(const Eigen::Vector3d& tracked);
+  /// Grows the floors that follow the body so that they reach well past what a camera at
+  /// `distance` (m) from the body sees: a small body thrown high (the camera backs off to frame
+  /// the motion) stands on a ground that fills the view, not on a small disc of a few of its own
+  /// sizes. Floors only grow (by doubling, so rarely); a new scene starts from build()'s size.
+  /// Call recentre() after it.
+  void fitView(double distance);
   const std::vector<Floor>& floors() const { return floors_; }
 
  private:
@@ -60,7 +66,16 @@ class Ground {
 
   static void fade(Follower& f, const Eigen::Vector3d& centre);
 
+  // A floor patch with its two grids (three followers from `first`), its size and what its grid
+  // step follows.
+  struct GrowingFloor {
+    std::size_t first = 0;
+    double half = 0.0;  // m
+    double L = 1.0;     // m
+  };
+
   std::vector<Follower> followers_;
+  std::vector<GrowingFloor> growing_;
   std::vector<Floor> floors_;
 };
 

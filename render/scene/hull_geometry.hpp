@@ -15,9 +15,11 @@ class vtkPolyData;
 namespace ricochet::render::geometry {
 
 /// The hull of `vertices` (outward `triangles`, counter-clockwise from outside) rounded by
-/// `radius` (m, >= 0): each vertex pushed out by `radius` along its normal (the mean of its
-/// faces' normals), flat-shaded per face so the hull's facets read. A radius far below the hull's
-/// size (the usual 1e-13 m) draws the plain hull.
+/// `radius` (m, >= 0): the hull grown by a ball of that radius, as the collision model sees it.
+/// Each face moved out along its normal (flat-shaded, so the hull's facets read), a cylinder
+/// strip along each edge between two planes and a sphere patch at each corner (smooth). Every
+/// vertex lies at `radius` from the hull (the arcs' chords, in steps of at most 15 degrees, dip
+/// below by under 2 %). A radius of 0 draws the plain hull.
 vtkSmartPointer<vtkPolyData> roundedHull(const std::vector<Eigen::Vector3d>& vertices,
                                          const std::vector<std::array<int, 3>>& triangles,
                                          double radius);

@@ -14,6 +14,7 @@
 #include "render/scene/shadows.hpp"
 #include "render/scene/trail.hpp"
 
+#include <vtkCamera.h>
 #include <vtkRenderer.h>
 
 #include <algorithm>
@@ -132,13 +133,19 @@ void SceneView::setPoses(std::span<const Pose> poses, double time) {
     d->tracked = poses[t].position;
     d->haveTracked = true;
     if (d->trail.addPoint(d->tracked, d->L)) d->trail.recolour();
-    d->ground.recentre(d->tracked);
     if (d->framePending) {
       d->framePending = false;
       d->frameCamera();
     } else if (d->follow) {
       d->camera.follow(d->scene, d->up, d->tracked);
     }
+    // The floor as large as the view needs, then under the body.
+    if (d->scene.view != ViewKind::Planar) {
+      double eye[3];
+      d->renderer->GetActiveCamera()->GetPosition(eye);
+      d->ground.fitView((Eigen::Vector3d(eye[0], eye[1], eye[2]) - d->tracked).norm());
+    }
+    d->ground.recentre(d->tracked);
   }
   if (std::isfinite(time)) d->marks.age(time);
   d->renderer->ResetCameraClippingRange();

@@ -15,6 +15,9 @@ p 004-particle-floor.json particle-floor
 p 004-particle-floor-1000-impacts.json particle-floor --h 0.01 --t-end 903.5
 p 004-star-floor.json star-floor
 p 004-star-floor-1500-impacts.json star-floor --h 0.005 --t-end 1485
+# Restitution (docs/restitution.md): the bouncing ball of spec R1, Siconos' BouncingBallED
+# reference (a ball 1 m above the floor, e = 0.9, g = 9.81), then at rest on the floor.
+p rst-particle-floor-bouncing-ball.json particle-floor --set g=9.81 --set restitution=0.9 --set vx0=0 --t-end 20
 # 000 (Rodriguez Abella, Colombo)
 p 000-ellipse-floor-25s.json ellipse-floor
 p 000-ellipse-floor-2s.json ellipse-floor --t-end 2

@@ -74,6 +74,7 @@ def test_h5py_reads_the_csv_values_bit_for_bit(tmp_path, system):
         assert f.attrs["ricochet_version"]
         assert f.attrs["status"] == "ok" and f.attrs["message"] == ""
         assert f.attrs["steps"] == 300 and f.attrs["every"] == 2
+        assert f.attrs["energy_dissipated"] == 0 and np.isnan(f.attrs["settled_t"])
 
 
 def test_h5dump_reads_the_file(tmp_path):

@@ -1,0 +1,4 @@
+# core/contact and core/bodies: pair gaps, manifolds, the impact law, and the `bodies` system on
+# the cases whose answers are known (docs/multibody.md).
+ricochet_add_test(NAME test_contact SOURCES test_contact.cpp LABELS core TIMEOUT 120)
+ricochet_add_test(NAME test_bodies SOURCES test_bodies.cpp LABELS core TIMEOUT 300)
