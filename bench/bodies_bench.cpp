@@ -823,6 +823,8 @@ int main(int argc, char** argv) {
           "the largest of the checkpoints of every run\n");
     }
 #else
+    (void)mujocoBudget;
+    (void)stiffness;
     std::printf("\n== MuJoCo: not found when this bench was built (Debian libmujoco-dev)\n");
 #endif
   }
