@@ -17,6 +17,7 @@ PACKAGES=(
   libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
   ffmpeg nlohmann-json3-dev parallel libqhull-dev
   pybind11-dev python3-dev python3-numpy python3-distributed python3-matplotlib
+  libmujoco-dev  # bench only: ricochet-bodies-bench runs the same gas in MuJoCo
 )
 
 missing=()
