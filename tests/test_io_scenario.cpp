@@ -137,20 +137,109 @@ class TestIoScenario : public QObject {
       QVERIFY2(minimal.ok(), minimal.error.c_str());
       QVERIFY(io::sameScenario(*minimal.scenario, defaultScenario(*system)));
       // A subset: one parameter, one initial condition, only h; everything else stays default.
+      // (A world of several bodies has no initial conditions: its bodies carry them.)
       const ParameterSpec& p = info.parameters.front();
-      const ParameterSpec& q = info.initial.front();
-      const double pv = perturbed(p), qv = perturbed(q);
+      const bool hasInitial = !info.initial.empty();
+      const double pv = perturbed(p), qv = hasInitial ? perturbed(info.initial.front()) : 0.0;
+      const std::string initial =
+          hasInitial ? "\"initial\": {\"" + info.initial.front().name + "\": " + formatNumber(qv) + "}, " : "";
       const std::string text = head + ", \"parameters\": {\"" + p.name + "\": " + formatNumber(pv) +
-                               "}, \"initial\": {\"" + q.name + "\": " + formatNumber(qv) +
-                               "}, \"integrator\": {\"h\": 0.005}}";
+                               "}, " + initial + "\"integrator\": {\"h\": 0.005}}";
       const io::ScenarioResult subset = io::parseScenario(text, "subset.json");
       QVERIFY2(subset.ok(), subset.error.c_str());
       Scenario expected = defaultScenario(*system);
       expected.parameters.front() = pv;
-      expected.initial.front() = qv;
+      if (hasInitial) expected.initial.front() = qv;
       expected.integrator.h = 0.005;
       QVERIFY(io::sameScenario(*subset.scenario, expected));
     }
+  }
+
+  // A world of several bodies: every field of an entry, the ground switch, the box and walls and
+  // the pair coefficients survive a save and a load bit for bit, and bad entries name their key.
+  void bodiesScenarioRoundTripsAndRefusesBadEntries() {
+    const std::string head = R"({"format": "ricochet-scenario", "version": 1, "system": "bodies", )";
+    const std::string text = head + R"("parameters": {"g": 9.80665, "restitution": 0.875},
+      "world": {"ground": false, "box": {"size": [6, 5, 4]}, "walls": [{"point": [0, 0, -3], "normal": [0, 0, 1]}]},
+      "bodies": [
+        {"name": "cue", "body": {"shape": "sphere", "radius": 0.5}, "m": 1.25, "position": [-2, 0, 0.1],
+         "velocity": [1, 0.2, 0], "rotation": [0.1, 0, 0], "angular_velocity": [0, 0, 3]},
+        {"name": "die", "body": {"shape": "box", "size": [1, 1, 1], "epsilon": 0.08, "density": 1100},
+         "position": [1, 1, 0], "angular_momentum": [0.5, -0.25, 0.125]},
+        {"name": "post", "fixed": true, "body": {"shape": "ellipsoid", "axes": [0.2, 0.2, 1]}, "position": [2, -1.5, 0]}],
+      "restitution": {"cue|die": 0.5, "die|box.-x": 0.25}, "t_end": 3})";
+    const io::ScenarioResult r = io::parseScenario(text, "bodies.json");
+    QVERIFY2(r.ok(), r.error.c_str());
+    const BodyScenario& b = *r.scenario->body;
+    QVERIFY(!b.ground);
+    QCOMPARE(b.bodies.size(), std::size_t(3));
+    QCOMPARE(b.bodies[0].mass, 1.25);
+    QVERIFY(b.bodies[0].angularVelocity && b.bodies[0].angularVelocity->z() == 3.0);
+    QCOMPARE(*b.bodies[1].density, 1100.0);
+    QCOMPARE(b.bodies[1].angularMomentum.y(), -0.25);
+    QVERIFY(b.bodies[2].fixed);
+    QCOMPARE(b.restitution.size(), std::size_t(2));
+    QCOMPARE(b.restitution[1].second, std::string("box.-x"));
+    QCOMPARE(b.restitution[1].e, 0.25);
+    QCOMPARE(b.world.box->height, 4.0);
+    QVERIFY2(createSimulation(*r.scenario).simulation, createSimulation(*r.scenario).error.c_str());
+    const auto file = path("bodies.json");
+    QVERIFY(io::saveScenario(file, *r.scenario).empty());
+    const io::ScenarioResult back = io::loadScenario(file);
+    QVERIFY2(back.ok(), back.error.c_str());
+    QVERIFY(io::sameScenario(*back.scenario, *r.scenario));
+    QCOMPARE(io::scenarioToText(*back.scenario), readAll(file));
+    // "bodies" without "world": the ground is there (a world written out says "ground").
+    const io::ScenarioResult grounded = io::parseScenario(
+        head + R"("bodies": [{"body": {"shape": "sphere", "radius": 0.5}, "position": [0, 0, 1]}]})", "g.json");
+    QVERIFY2(grounded.ok(), grounded.error.c_str());
+    QVERIFY(grounded.scenario->body->ground);
+    QCOMPARE(grounded.scenario->body->bodies.front().mass, 1.0);
+
+    const std::string one = R"({"body": {"shape": "sphere", "radius": 0.5}})";
+    expectRejected(head + R"("bodies": []})", "\"bodies\" must be a non-empty array of bodies, not an empty array");
+    expectRejected(head + R"("bodies": [{"position": [0, 0, 1]}]})", "missing key \"bodies[0].body\"");
+    expectRejected(head + R"("bodies": [{"body": {"shape": "sphere", "radius": 0.5}, "m": -2}]})",
+                   "\"bodies[0].m\" = -2 must be > 0 kg");
+    expectRejected(head + R"("bodies": [{"body": {"shape": "sphere", "radius": 0.5}, "colour": 1}]})",
+                   "unknown key \"bodies[0].colour\"");
+    expectRejected(head + R"("bodies": [{"body": {"shape": "sphere", "radius": 0.5}, "position": [0, 1]}]})",
+                   "\"bodies[0].position\" must be an array of 3 numbers (it has 2)");
+    expectRejected(head + R"("bodies": [{"body": {"shape": "sphere", "radius": 0.5}, "angular_momentum": [0, 0, 1], "angular_velocity": [0, 0, 1]}]})",
+                   "give one of the two");
+    expectRejected(head + R"("bodies": [)" + one + R"(], "restitution": {"b0": 0.5}})",
+                   "\"restitution.b0\": a pair is two names joined by '|'");
+    expectRejected(head + R"("bodies": [)" + one + R"(], "restitution": {"b0|plane": 1.5}})",
+                   "\"restitution.b0|plane\" = 1.5 must be in [0, 1]");
+    expectRejected(head + R"("world": {"ground": 0}})", "\"world.ground\" must be true or false, not a number");
+    expectRejected(head + R"("body": {"shape": "sphere", "radius": 0.5}})", "takes a \"bodies\" list");
+    expectRejected(R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body", "bodies": []})",
+                   "'rigid-body' takes no list of bodies");
+    expectRejected(R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body", "world": {"ground": false}})",
+                   "unknown key \"world.ground\"");
+  }
+
+  // `--set NAME.FIELD=VALUE` reaches one body of the default world (lower and upper), copying the
+  // world (scenarios share it) and naming what is wrong.
+  void setAddressesOneBodyByName() {
+    Scenario s = defaultScenario(*findSystem("bodies"));
+    const auto before = s.body;
+    QVERIFY(io::setScenarioValue(s, "lower.vx0", 2.5).empty());
+    QVERIFY(io::setScenarioValue(s, "upper.m", 7.0).empty());
+    QVERIFY(io::setScenarioValue(s, "upper.wz0", 3.0).empty());
+    QVERIFY(io::setScenarioValue(s, "restitution", 0.5).empty());
+    QCOMPARE(s.body->bodies[0].velocity.x(), 2.5);
+    QCOMPARE(s.body->bodies[1].mass, 7.0);
+    QCOMPARE(s.body->bodies[1].angularVelocity->z(), 3.0);
+    QCOMPARE(before->bodies[0].velocity.x(), 0.0);  // the shared default is untouched
+    QCOMPARE(QString::fromStdString(io::setScenarioValue(s, "lower.colour", 1.0)).left(40),
+             QStringLiteral("unknown field 'colour' of body 'lower' ("));
+    QCOMPARE(QString::fromStdString(io::setScenarioValue(s, "nobody.m", 1.0)),
+             QStringLiteral("no body named 'nobody' (bodies: lower, upper)"));
+    QCOMPARE(QString::fromStdString(io::setScenarioValue(s, "lower.m", -1.0)),
+             QStringLiteral("'lower.m' = -1 must be > 0 kg"));
+    QCOMPARE(QString::fromStdString(io::setScenarioValue(s, "upper.Pi1_0", 1.0)),
+             QStringLiteral("'upper.Pi1_0': body 'upper' gives its angular velocity: set wx0, wy0, wz0 instead"));
   }
 
   void malformedScenariosNameTheKey() {

@@ -4,6 +4,9 @@
 #include "core/io/mesh_reader.hpp"
 #include "core/io/scenario_io.hpp"
 #include "core/model/parameter.hpp"
+#include "core/se3/rigid_body.hpp"
+
+#include <Eigen/LU>
 
 #include <cmath>
 
@@ -220,10 +223,17 @@ class Reader {
     return false;
   }
 
-  bool world(const json::Value& v, WorldSpec& out) {
+  bool world(const json::Value& v, WorldSpec& out, bool* ground) {
     if (!v.isObject()) return fail(v, std::string("\"world\" must be an object, not ") + json::typeNameWithArticle(v.type()));
     static const char* const kWorldKeys[] = {"box", "walls"};
-    if (!c_.onlyKeys(v, kWorldKeys, "world")) return false;
+    static const char* const kBodiesWorldKeys[] = {"box", "walls", "ground"};
+    if (ground ? !c_.onlyKeys(v, kBodiesWorldKeys, "world") : !c_.onlyKeys(v, kWorldKeys, "world")) return false;
+    if (const json::Value* g = ground ? v.find("ground") : nullptr) {
+      if (!g->isBool()) {
+        return fail(*g, std::string("\"world.ground\" must be true or false, not ") + json::typeNameWithArticle(g->type()));
+      }
+      *ground = g->asBool();
+    }
     if (const json::Value* box = v.find("box")) {
       if (!box->isObject()) return fail(*box, std::string("\"world.box\" must be an object, not ") + json::typeNameWithArticle(box->type()));
       static const char* const kBoxKeys[] = {"size", "center"};
@@ -267,6 +277,87 @@ class Reader {
         }
         out.walls.push_back(w);
       }
+    }
+    return true;
+  }
+
+  /// The "bodies" list of a `bodies` scenario.
+  bool entries(const json::Value& v, std::vector<BodyEntry>& out) {
+    if (!v.isArray() || v.asArray().empty()) {
+      return fail(v, std::string("\"bodies\" must be a non-empty array of bodies, not ") +
+                         (v.isArray() ? std::string("an empty array") : json::typeNameWithArticle(v.type())));
+    }
+    const json::Array& a = v.asArray();
+    if (a.size() > std::size_t(kMaxBodies)) {
+      return fail(v, "\"bodies\" has " + std::to_string(a.size()) + " bodies, at most " +
+                         std::to_string(kMaxBodies));
+    }
+    static const char* const kEntryKeys[] = {"name",     "body",     "m",
+                                             "fixed",    "position", "velocity",
+                                             "rotation", "angular_momentum", "angular_velocity"};
+    out.assign(a.size(), BodyEntry{});
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string where = "bodies[" + std::to_string(i) + "]";
+      const json::Value& e = a[i];
+      BodyEntry& b = out[i];
+      if (!e.isObject()) return fail(e, quoted(where) + " must be an object (a body), not " + json::typeNameWithArticle(e.type()));
+      if (!c_.onlyKeys(e, kEntryKeys, where)) return false;
+      if (const json::Value* n = e.find("name")) {
+        if (!n->isString()) return fail(*n, quoted(where + ".name") + " must be a string, not " + json::typeNameWithArticle(n->type()));
+        b.name = n->asString();
+      }
+      const json::Value* body = require(e, "body", where, "its shape, e.g. {\"shape\": \"sphere\", \"radius\": 0.5}");
+      if (!body || !node(*body, where + ".body", true, false, b.body, &b.density)) return false;
+      if (const json::Value* f = e.find("fixed")) {
+        if (!f->isBool()) return fail(*f, quoted(where + ".fixed") + " must be true or false, not " + json::typeNameWithArticle(f->type()));
+        b.fixed = f->asBool();
+      }
+      if (const json::Value* m = e.find("m")) {
+        if (!bounded(*m, where + ".m", b.mass, true, "kg")) return false;
+      }
+      const std::pair<const char*, Vec3*> vectors[] = {{"position", &b.position},
+                                                       {"velocity", &b.velocity},
+                                                       {"rotation", &b.rotation},
+                                                       {"angular_momentum", &b.angularMomentum}};
+      for (const auto& [key, target] : vectors) {
+        if (const json::Value* x = e.find(key)) {
+          if (!vec3(*x, where + "." + key, *target)) return false;
+        }
+      }
+      if (const json::Value* w = e.find("angular_velocity")) {
+        if (e.find("angular_momentum")) {
+          return fail(*w, quoted(where + ".angular_velocity") +
+                              " and \"angular_momentum\" both given: give one of the two");
+        }
+        Vec3 omega;
+        if (!vec3(*w, where + ".angular_velocity", omega)) return false;
+        b.angularVelocity = omega;
+      }
+    }
+    return true;
+  }
+
+  /// The "restitution" object of a `bodies` scenario: {"A|B": e, ...}.
+  bool pairs(const json::Value& v, std::vector<PairRestitution>& out) {
+    if (!v.isObject()) {
+      return fail(v, std::string("\"restitution\" must be an object {\"A|B\": e, ...}, not ") +
+                         json::typeNameWithArticle(v.type()));
+    }
+    for (const json::Member& m : v.asObject()) {
+      const std::string key = "restitution." + m.first;
+      const std::size_t bar = m.first.find('|');
+      if (bar == std::string::npos || bar == 0 || bar + 1 == m.first.size() ||
+          m.first.find('|', bar + 1) != std::string::npos) {
+        return fail(m.second, quoted(key) + ": a pair is two names joined by '|' (\"A|B\" or \"A|plane\")");
+      }
+      PairRestitution p;
+      p.first = m.first.substr(0, bar);
+      p.second = m.first.substr(bar + 1);
+      if (!number(m.second, key, p.e)) return false;
+      if (!(p.e >= 0.0 && p.e <= 1.0)) {
+        return fail(m.second, quoted(key) + " = " + formatNumber(p.e) + " must be in [0, 1]");
+      }
+      out.push_back(p);
     }
     return true;
   }
@@ -334,15 +425,25 @@ bool readBody(JsonChecker& checker, const json::Value* body, const json::Value* 
               const std::filesystem::path& baseDirectory, BodyScenario& out) {
   Reader r(checker, baseDirectory);
   if (body && !r.node(*body, "body", true, false, out.body, &out.density)) return false;
-  return !world || r.world(*world, out.world);
+  return !world || r.world(*world, out.world, nullptr);
+}
+
+bool readBodies(JsonChecker& checker, const json::Value* bodies, const json::Value* world,
+                const json::Value* restitution, const std::filesystem::path& baseDirectory,
+                BodyScenario& out) {
+  Reader r(checker, baseDirectory);
+  if (world && !r.world(*world, out.world, &out.ground)) return false;
+  if (bodies && !r.entries(*bodies, out.bodies)) return false;
+  return !restitution || r.pairs(*restitution, out.restitution);
 }
 
 json::Value bodyToJson(const BodyScenario& b, const std::filesystem::path& baseDirectory) {
   return nodeToJson(b.body, baseDirectory, false, &b.density);
 }
 
-json::Value worldToJson(const WorldSpec& w) {
+json::Value worldToJson(const WorldSpec& w, std::optional<bool> ground) {
   json::Value o = json::Value::object();
+  if (ground) o.add("ground", json::Value::boolean(*ground));
   if (w.box) {
     json::Value box = json::Value::object();
     Eigen::VectorXd size(w.box->height > 0.0 ? 3 : 2);
@@ -363,6 +464,41 @@ json::Value worldToJson(const WorldSpec& w) {
     o.add("walls", std::move(a));
   }
   return o;
+}
+
+json::Value bodiesToJson(const BodyScenario& b, const std::filesystem::path& baseDirectory) {
+  json::Value a = json::Value::array();
+  for (const BodyEntry& e : b.bodies) {
+    json::Value o = json::Value::object();
+    o.add("name", json::Value::string(e.name));
+    o.add("body", nodeToJson(e.body, baseDirectory, false, &e.density));
+    if (e.fixed) o.add("fixed", json::Value::boolean(true));
+    if (!e.density) o.add("m", json::Value::number(e.mass));
+    o.add("position", numberArray(e.position));
+    o.add("velocity", numberArray(e.velocity));
+    o.add("rotation", numberArray(e.rotation));
+    if (e.angularVelocity) {
+      o.add("angular_velocity", numberArray(*e.angularVelocity));
+    } else {
+      o.add("angular_momentum", numberArray(e.angularMomentum));
+    }
+    a.push(std::move(o));
+  }
+  return a;
+}
+
+json::Value restitutionToJson(const std::vector<PairRestitution>& pairs) {
+  json::Value o = json::Value::object();
+  for (const PairRestitution& p : pairs) o.add(p.first + "|" + p.second, json::Value::number(p.e));
+  return o;
+}
+
+std::optional<Eigen::Matrix3d> angularMomentumMap(const BodyScenario& from, const BodyScenario& to,
+                                                  double epsilon) {
+  const se3::BuiltBody before = se3::buildBody(from, epsilon, 1.0);
+  const se3::BuiltBody after = se3::buildBody(to, epsilon, 1.0);
+  if (!before.ok() || !after.ok()) return std::nullopt;
+  return Eigen::Matrix3d(after.J * before.J.inverse());
 }
 
 std::string meshBody(const std::filesystem::path& file, BodyNode& out) {

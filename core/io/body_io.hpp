@@ -9,7 +9,10 @@
 //   "body": {"shape": "union", "parts": [{"shape": ..., "position": [x, y, z],
 //                                         "rotation": [rx, ry, rz]}, ...]}
 //   plus "density" (kg/m^3) in the outermost body object;
-//   "world": {"box": {"size": [Lx, Ly] or [Lx, Ly, Lz], "center": [cx, cy]},
+//   "bodies": [{"name": "cue", "body": {...}, "m": 1, "fixed": false, "position": [x, y, z],
+//               "velocity": [...], "rotation": [...], "angular_momentum": [...] or
+//               "angular_velocity": [...]}, ...] and "restitution": {"A|B": e, ...} (`bodies`);
+//   "world": {"ground": false (`bodies` only), "box": {"size": [Lx, Ly] or [Lx, Ly, Lz], "center": [cx, cy]},
 //             "walls": [{"point": [x, y, z], "normal": [nx, ny, nz]}, ...]}
 //
 // A mesh file is named relative to the scenario file and read when the scenario is (through the
@@ -20,6 +23,7 @@
 #include "core/model/body_description.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace ricochet::io {
@@ -35,8 +39,25 @@ bool readBody(JsonChecker& checker, const json::Value* body, const json::Value* 
 
 /// The "body" object of `b`; mesh paths relative to `baseDirectory` when they can be.
 json::Value bodyToJson(const BodyScenario& b, const std::filesystem::path& baseDirectory);
-/// The "world" object of `w` (the caller leaves it out when w.empty()).
-json::Value worldToJson(const WorldSpec& w);
+/// The "world" object of `w` (the caller leaves it out when w.empty() and the ground is the
+/// default); `ground` set: its "ground" key (`bodies` worlds only).
+json::Value worldToJson(const WorldSpec& w, std::optional<bool> ground = std::nullopt);
+
+/// Reads the "world" (with its optional "ground"), "bodies" and "restitution" objects of a
+/// `bodies` scenario into `out` (each may be null: that part of `out` is kept).
+bool readBodies(JsonChecker& checker, const json::Value* bodies, const json::Value* world,
+                const json::Value* restitution, const std::filesystem::path& baseDirectory,
+                BodyScenario& out);
+/// The "bodies" list of `b`, in its order, every field written.
+json::Value bodiesToJson(const BodyScenario& b, const std::filesystem::path& baseDirectory);
+/// The "restitution" object of a `bodies` scenario ({"A|B": e, ...} in the list's order).
+json::Value restitutionToJson(const std::vector<PairRestitution>& pairs);
+
+/// J_to J_from^-1 for the bodies of two descriptions (the same mass rule for both, `epsilon`
+/// where a part gives none): the initial angular momentum times it keeps the initial angular
+/// velocity when the body changes. Unset when either body cannot be built.
+std::optional<Eigen::Matrix3d> angularMomentumMap(const BodyScenario& from, const BodyScenario& to,
+                                                  double epsilon);
 
 /// A body made of one mesh file (`ricochet-cli run rigid-body --body FILE`, Import Mesh... in
 /// the window): reads it and records its MD5. Empty on success, else the reader's message.

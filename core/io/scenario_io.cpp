@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 
 namespace ricochet::io {
 
@@ -66,7 +67,8 @@ ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source,
   ScenarioResult r;
   Checker c(source);
   static const char* const kTopKeys[] = {"format", "version",    "system", "parameters", "initial",
-                                         "body",   "world", "integrator", "t_end"};
+                                         "body",   "world", "bodies", "restitution",
+                                         "integrator", "t_end"};
   static const char* const kIntegratorKeys[] = {"name", "h", "tolerance"};
   const auto done = [&]() {
     r.error = c.error();
@@ -129,7 +131,31 @@ ScenarioResult scenarioFromJson(const json::Value& doc, std::string_view source,
   }
   const json::Value* body = doc.find("body");
   const json::Value* world = doc.find("world");
-  if (body || world) {
+  const json::Value* bodies = doc.find("bodies");
+  const json::Value* restitution = doc.find("restitution");
+  // A world of several bodies (its default has a "bodies" list) reads "bodies", "world" and
+  // "restitution" instead of "body".
+  const bool several = info.defaultBody && !info.defaultBody->bodies.empty();
+  if ((bodies || restitution) && !several) {
+    c.fail(bodies ? *bodies : *restitution, std::string("\"") + (bodies ? "bodies" : "restitution") +
+                                                "\": '" + info.id + "' takes no list of bodies (bodies does)");
+    return done();
+  }
+  if (several && body) {
+    c.fail(*body, "\"body\": '" + info.id + "' takes a \"bodies\" list, each entry with its \"body\"");
+    return done();
+  }
+  if (several && (bodies || world || restitution)) {
+    auto b = std::make_shared<BodyScenario>(*info.defaultBody);
+    if (bodies) b->bodies.clear();
+    if (restitution) b->restitution.clear();
+    if (bodies || world) {  // a world written out has the ground unless it says "ground": false
+      b->world = WorldSpec{};
+      b->ground = true;
+    }
+    if (!readBodies(c, bodies, world, restitution, baseDirectory, *b)) return done();
+    s.body = std::move(b);
+  } else if (body || world) {
     if (!info.defaultBody) {
       c.fail(body ? *body : *world, std::string("\"") + (body ? "body" : "world") + "\": '" + info.id +
                                         "' takes no body or world (rigid-body does)");
@@ -239,7 +265,11 @@ json::Value scenarioToJson(const Scenario& scenario, const std::filesystem::path
   };
   doc.add("parameters", values(system ? &system->info().parameters : nullptr, scenario.parameters));
   doc.add("initial", values(system ? &system->info().initial : nullptr, scenario.initial));
-  if (scenario.body) {
+  if (scenario.body && !scenario.body->bodies.empty()) {
+    doc.add("world", worldToJson(scenario.body->world, scenario.body->ground));
+    doc.add("bodies", bodiesToJson(*scenario.body, baseDirectory));
+    if (!scenario.body->restitution.empty()) doc.add("restitution", restitutionToJson(scenario.body->restitution));
+  } else if (scenario.body) {
     doc.add("body", bodyToJson(*scenario.body, baseDirectory));
     if (!scenario.body->world.empty()) doc.add("world", worldToJson(scenario.body->world));
   }
@@ -263,6 +293,81 @@ std::string saveScenario(const std::filesystem::path& path, const Scenario& scen
   if (folder.empty()) folder = ".";
   return writeFileAtomically(path, scenarioToText(scenario, folder));
 }
+
+namespace {
+
+/// `--set NAME.FIELD=VALUE` for a world of several bodies: the body's mass and the components of
+/// its initial position, velocity, rotation vector, and angular momentum or angular velocity.
+std::string setBodyValue(Scenario& scenario, std::string_view name, std::string_view field, double value) {
+  // Messages are built by appending: GCC 12 misreports `"'" + std::string` as overlapping copies.
+  const auto say = [](std::initializer_list<std::string_view> parts) {
+    std::string out;
+    for (std::string_view p : parts) out += p;
+    return out;
+  };
+  auto copy = std::make_shared<BodyScenario>(*scenario.body);
+  BodyEntry* e = nullptr;
+  std::string known;
+  for (std::size_t i = 0; i < copy->bodies.size(); ++i) {
+    BodyEntry& b = copy->bodies[i];
+    std::string n = b.name;
+    if (n.empty()) n = say({"b", std::to_string(i)});
+    if (n == name) e = &b;
+    if (i < 8) {
+      if (!known.empty()) known += ", ";
+      known += n;
+    }
+  }
+  if (!e) {
+    return say({"no body named '", name, "' (bodies: ", known, copy->bodies.size() > 8 ? ", ..." : "", ")"});
+  }
+  static constexpr const char* kFields[] = {"m",   "x0",  "y0",  "z0",    "vx0",   "vy0",
+                                            "vz0", "rx0", "ry0", "rz0",   "Pi1_0", "Pi2_0",
+                                            "Pi3_0", "wx0", "wy0", "wz0"};
+  int k = -1;
+  for (int i = 0; i < int(std::size(kFields)); ++i) {
+    if (field == kFields[i]) k = i;
+  }
+  if (k < 0) {
+    std::string list;
+    for (const char* f : kFields) {
+      if (!list.empty()) list += ", ";
+      list += f;
+    }
+    return say({"unknown field '", field, "' of body '", name, "' (known: ", list, ")"});
+  }
+  const std::string key = say({name, ".", field});
+  const std::string shown = formatNumber(value);
+  if (!std::isfinite(value)) return say({"'", key, "' = ", shown, " must be finite"});
+  if (k == 0) {
+    if (!(value > 0.0)) return say({"'", key, "' = ", shown, " must be > 0 kg"});
+    e->mass = value;
+    e->density.reset();
+  } else if (k <= 3) {
+    e->position[k - 1] = value;
+  } else if (k <= 6) {
+    e->velocity[k - 4] = value;
+  } else if (k <= 9) {
+    e->rotation[k - 7] = value;
+  } else if (k <= 12) {
+    if (e->angularVelocity) {
+      return say({"'", key, "': body '", name, "' gives its angular velocity: set wx0, wy0, wz0 instead"});
+    }
+    e->angularMomentum[k - 10] = value;
+  } else {
+    if (!e->angularVelocity) {
+      if (e->angularMomentum != Eigen::Vector3d::Zero()) {
+        return say({"'", key, "': body '", name, "' gives its angular momentum: set Pi1_0, Pi2_0, Pi3_0 instead"});
+      }
+      e->angularVelocity = Eigen::Vector3d::Zero();
+    }
+    (*e->angularVelocity)[k - 13] = value;
+  }
+  scenario.body = std::move(copy);
+  return {};
+}
+
+}  // namespace
 
 std::string setScenarioValue(Scenario& scenario, std::string_view name, double value) {
   const SystemDescription* system = findSystem(scenario.system);
@@ -294,6 +399,12 @@ std::string setScenarioValue(Scenario& scenario, std::string_view name, double v
   if (q) {
     scenario.initial.at(*q) = value;
     return {};
+  }
+  // NAME.FIELD: one number of one body of a world of several bodies.
+  if (const std::size_t dot = bare.find('.');
+      dot != std::string_view::npos && !onlyParameters && !onlyInitial && scenario.body &&
+      !scenario.body->bodies.empty()) {
+    return setBodyValue(scenario, bare.substr(0, dot), bare.substr(dot + 1), value);
   }
   std::string names;
   for (const ParameterSpec& s : info.parameters) names += (names.empty() ? "" : ", ") + s.name;
