@@ -182,7 +182,8 @@ class TestGuiExport : public QObject {
       QCOMPARE(last.value(6).toLongLong(), snap->impacts);
       const Csv impacts = parseCsv(readAll(r.impactsCsv));
       QCOMPARE(impacts.header.join(QLatin1Char(',')),
-               QStringLiteral("step,t,alpha,constraint,energy_before,energy_after,impulse,reflected"));
+               QStringLiteral("step,t,alpha,constraint,energy_before,energy_after,impulse,reflected") +
+                   (id == QStringLiteral("bodies") ? QStringLiteral(",body_a,body_b") : QString()));
       QCOMPARE(std::int64_t(impacts.rows.size()), snap->impacts);
       qInfo("%s: %lld steps, %lld impacts, trace %lld bytes: GUI export == ricochet-cli run",
             qPrintable(id), (long long)n, (long long)snap->impacts, (long long)gui.size());

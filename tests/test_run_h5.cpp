@@ -66,8 +66,12 @@ bool sameAsCsv(const hdf5::RunTable& table, const Csv& csv,
       const std::string& text = csv.rows[r][c];
       bool same;
       if (csv.header[c] == "constraint") {
+        // Between bodies the CSV says "A|B" (the gap is "body") or "A|PLANE" (the plane's gap).
+        const std::size_t bar = text.find('|');
         same = h5 >= 0 && std::size_t(h5) < constraintNames.size() &&
-               constraintNames[std::size_t(h5)] == text;
+               (constraintNames[std::size_t(h5)] == text ||
+                (bar != std::string::npos && (constraintNames[std::size_t(h5)] == "body" ||
+                                              constraintNames[std::size_t(h5)] == text.substr(bar + 1))));
       } else {
         same = sameBits(h5, number(text));
       }

@@ -35,21 +35,20 @@ std::string vecText(const Vec3& v) {
 }
 
 std::shared_ptr<const BodyScenario> defaultWorld() {
-  // Two spheres head-on, no gravity and no ground (the contract's example, spec case M1).
+  // The stack drop (spec case M11): a light ball resting on a heavy one, dropped so that the
+  // lower one's bottom falls 1 m onto the ground. Generalized reflections resolve the ground
+  // first, then the pair: the upper ball leaves at 29/11 of the landing speed.
   auto w = std::make_shared<BodyScenario>();
-  w->ground = false;
-  BodyEntry cue;
-  cue.name = "cue";
-  cue.body.shape = BodyNode::Shape::Sphere;
-  cue.body.size = Vec3::Constant(0.5);
-  cue.position = Vec3(-4.0, 0.0, 0.0);
-  cue.velocity = Vec3(1.0, 0.0, 0.0);
-  BodyEntry b1 = cue;
-  b1.name = "b1";
-  b1.mass = 3.0;
-  b1.position = Vec3(0.0, 0.0, 0.0);
-  b1.velocity = Vec3(-1.0, 0.0, 0.0);
-  w->bodies = {cue, b1};
+  BodyEntry lower;
+  lower.name = "lower";
+  lower.body.shape = BodyNode::Shape::Sphere;
+  lower.body.size = Vec3::Constant(0.5);
+  lower.position = Vec3(0.0, 0.0, 1.5);
+  BodyEntry upper = lower;
+  upper.name = "upper";
+  upper.mass = 0.1;
+  upper.position = Vec3(0.0, 0.0, 2.5);
+  w->bodies = {lower, upper};
   return w;
 }
 
@@ -125,7 +124,7 @@ SystemInfo BodiesSystem::makeInfo() {
   info.defaultTolerance = 1e-15;
   info.defaultBody = defaultWorld();
   info.parameters = {
-      ParameterSpec{"g", "m/s^2", 0.0, 0.0, kUnbounded, false, false,
+      ParameterSpec{"g", "m/s^2", 9.80665, 0.0, kUnbounded, false, false,
                     "Gravitational acceleration along -z (0: no gravity)."},
       restitutionSpec(),
       ParameterSpec{"epsilon", "m", 1e-13, 0.0, kUnbounded, false, false,
@@ -159,7 +158,11 @@ class BodiesSimulation final : public impact::StepperSimulation<BodiesStepper> {
             BodiesStepper(setup.model, setup.h, bodyPairConstraint()), setup.initial),
         columns_(columnsOf(*setup.model, setup.model->bodies.size() <= kPerBodyColumnsUpTo,
                            dissipative)),
-        dissipative_(dissipative) {}
+        dissipative_(dissipative) {
+    for (const Body& b : setup.model->bodies) names_.push_back(b.name);
+  }
+
+  std::span<const std::string> bodyNames() const { return names_; }
 
   EnergySplit energy() const override {
     const WorldModel& w = stepper_.model();
@@ -226,6 +229,7 @@ class BodiesSimulation final : public impact::StepperSimulation<BodiesStepper> {
  private:
   std::vector<std::string> columns_;
   bool dissipative_;
+  std::vector<std::string> names_;  // by body index: the impacts' "A|B"
 };
 
 CreateResult createBodies(const Scenario& scenario) {
@@ -552,6 +556,11 @@ SceneSpec sceneOf(const WorldSetup& setup, const BodyScenario& description) {
 const SystemDescription& bodiesSystem() {
   static const BodiesSystem system;
   return system;
+}
+
+std::span<const std::string> bodyNamesOf(const Simulation& simulation) {
+  const auto* world = dynamic_cast<const BodiesSimulation*>(&simulation);
+  return world ? world->bodyNames() : std::span<const std::string>();
 }
 
 }  // namespace ricochet::bodies

@@ -10,6 +10,7 @@
 #include "core/se3/rigid_body.hpp"
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct WorldSetup {
 
 /// The registered description (one instance for the program's lifetime).
 const SystemDescription& bodiesSystem();
+
+/// The bodies' names by index (ImpactRecord::bodyA and bodyB) when `simulation` is a world of
+/// several bodies (they name its impacts "A|B" and "A|PLANE"); empty for every other system.
+std::span<const std::string> bodyNamesOf(const Simulation& simulation);
 
 /// Builds the world of a `bodies` scenario with every check of the system (names, masses,
 /// fixed bodies at rest, overlaps at the start: the pair and the depth).

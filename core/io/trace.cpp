@@ -1,5 +1,6 @@
 #include "core/io/trace.hpp"
 
+#include "core/bodies/bodies_system.hpp"
 #include "core/io/energy_check.hpp"
 #include "core/model/registry.hpp"
 
@@ -24,9 +25,21 @@ class StepImpacts final : public ImpactSink {
   std::vector<ImpactRecord> records;
 };
 
-/// The gap's name from the registry ("g<index>" for an unknown system, built in `scratch`).
+/// The gap's name from the registry ("g<index>" for an unknown system, built in `scratch`); in a
+/// world of several bodies (`bodies` not empty) "A|B" or "A|PLANE", the bodies' names.
 std::string_view constraintName(const ImpactRecord& impact, std::span<const std::string> names,
-                                std::string& scratch) {
+                                std::span<const std::string> bodies, std::string& scratch) {
+  if (!bodies.empty() && impact.bodyA >= 0 && std::size_t(impact.bodyA) < bodies.size()) {
+    scratch.clear();
+    scratch += bodies[std::size_t(impact.bodyA)];
+    scratch += '|';
+    if (impact.bodyB >= 0 && std::size_t(impact.bodyB) < bodies.size()) {
+      scratch += bodies[std::size_t(impact.bodyB)];
+    } else if (impact.constraint >= 0 && std::size_t(impact.constraint) < names.size()) {
+      scratch += names[std::size_t(impact.constraint)];
+    }
+    return scratch;
+  }
   if (impact.constraint >= 0 && static_cast<std::size_t>(impact.constraint) < names.size()) {
     return names[static_cast<std::size_t>(impact.constraint)];
   }
@@ -82,12 +95,13 @@ std::string traceHeader(std::span<const std::string> systemColumns) {
   return h;
 }
 
-std::string impactsHeader() {
+std::string impactsHeader(bool bodies) {
   std::string h;
   for (const char* c : kImpactColumns) {
     if (!h.empty()) h += ',';
     h += c;
   }
+  if (bodies) h += ",body_a,body_b";
   h += '\n';
   return h;
 }
@@ -121,7 +135,8 @@ void appendTraceRow(std::string& out, std::int64_t step, double t, const EnergyS
   out += '\n';
 }
 
-void appendImpactRow(std::string& out, const ImpactRecord& impact, std::string_view constraint) {
+void appendImpactRow(std::string& out, const ImpactRecord& impact, std::string_view constraint,
+                     bool bodies) {
   appendInteger(out, impact.step);
   out += ',';
   appendNumber(out, impact.t);
@@ -135,7 +150,14 @@ void appendImpactRow(std::string& out, const ImpactRecord& impact, std::string_v
   appendNumber(out, impact.energyAfter);
   out += ',';
   appendNumber(out, impact.impulse);
-  out += impact.reflected ? ",1\n" : ",0\n";
+  out += impact.reflected ? ",1" : ",0";
+  if (bodies) {
+    out += ',';
+    appendInteger(out, impact.bodyA);
+    out += ',';
+    appendInteger(out, impact.bodyB);
+  }
+  out += '\n';
 }
 
 std::int64_t stepCount(double tEnd, double h) {
@@ -221,6 +243,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   static const std::vector<std::string> kNoNames;
   const SystemDescription* system = findSystem(scenario.system);
   const std::vector<std::string>& names = system ? system->info().constraints : kNoNames;
+  const std::span<const std::string> bodyNames = bodies::bodyNamesOf(sim);
 
   const std::vector<RecordSink*>& sinks = options.sinks;
   const bool recordRows = writeTrace || !sinks.empty();
@@ -265,7 +288,7 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
   if (recordRows) record(e0);
   if (writeImpacts) {
     impactBuf.reserve(kFlushBytes + 4096);
-    impactBuf = impactsHeader();
+    impactBuf = impactsHeader(!bodyNames.empty());
   }
   StepImpacts stepImpacts;
 
@@ -295,8 +318,8 @@ RunSummary runSimulation(Simulation& sim, const Scenario& scenario, const RunOpt
       metrics.onImpact(impact);
       if (options.observer) options.observer->onImpact(impact);
       if (recordImpacts) {
-        const std::string_view name = constraintName(impact, names, nameScratch);
-        if (writeImpacts) appendImpactRow(impactBuf, impact, name);
+        const std::string_view name = constraintName(impact, names, bodyNames, nameScratch);
+        if (writeImpacts) appendImpactRow(impactBuf, impact, name, !bodyNames.empty());
         for (RecordSink* sink : sinks) {
           if (std::string err = sink->onImpact(impact, name); !err.empty() && ioError.empty()) {
             ioError = std::move(err);

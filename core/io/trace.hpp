@@ -48,8 +48,9 @@ std::string csvField(std::string_view text);
 
 /// Header line (with '\n') of a trace with these system-specific columns.
 std::string traceHeader(std::span<const std::string> systemColumns);
-/// Header line (with '\n') of an impacts CSV.
-std::string impactsHeader();
+/// Header line (with '\n') of an impacts CSV; a world of several bodies (`bodies`) adds the
+/// columns body_a and body_b.
+std::string impactsHeader(bool bodies = false);
 
 /// Denominator of energy_rel_error for an initial energy split (see the file comment), J.
 double energyScale(const EnergySplit& initial);
@@ -57,8 +58,10 @@ double energyScale(const EnergySplit& initial);
 /// One trace row (with '\n'). `columns` are the values of Simulation::sample().
 void appendTraceRow(std::string& out, std::int64_t step, double t, const EnergySplit& energy,
                     double energyRelError, std::int64_t impacts, std::span<const double> columns);
-/// One impacts row (with '\n'); `constraint` is the gap's name.
-void appendImpactRow(std::string& out, const ImpactRecord& impact, std::string_view constraint);
+/// One impacts row (with '\n'); `constraint` is the gap's name ("A|B" between bodies); with
+/// `bodies` the two bodies' indices follow (-1 for a plane).
+void appendImpactRow(std::string& out, const ImpactRecord& impact, std::string_view constraint,
+                     bool bodies = false);
 
 /// Number of steps of length h that reach t_end: ceil(t_end/h), with a relative slack of 1e-9
 /// so that t_end = N*h in decimal (10 s at h = 0.01) gives exactly N. Returns -1 when the count is

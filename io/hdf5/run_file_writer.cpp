@@ -71,6 +71,7 @@ struct RunFileWriter::Impl {
   io::AtomicFile reservation;  // the temporary file's name, its sync and rename
   Handle file;
   Table trace, impacts;
+  bool bodyColumns = false;  // impacts gain body_a and body_b (a world of several bodies)
   std::size_t systemColumns = 0;
   std::vector<Block> poses;   // per scene body: position [rows,3], rotation [rows,9]
   Block impactPoints;         // [impacts,3]
@@ -301,8 +302,10 @@ std::string RunFileWriter::open(const std::filesystem::path& path, const Scenari
     std::vector<std::string> traceNames(std::begin(io::kTraceRequiredColumns),
                                         std::end(io::kTraceRequiredColumns));
     traceNames.insert(traceNames.end(), columns.begin(), columns.end());
-    const std::vector<std::string> impactNames(std::begin(io::kImpactColumns),
-                                               std::end(io::kImpactColumns));
+    std::vector<std::string> impactNames(std::begin(io::kImpactColumns), std::end(io::kImpactColumns));
+    // A world of several bodies: the two bodies of each impact (indices; -1 for a plane).
+    d->bodyColumns = scenario.body && !scenario.body->bodies.empty();
+    if (d->bodyColumns) impactNames.insert(impactNames.end(), {"body_a", "body_b"});
     error = d->createTable(d->trace, "trace", traceNames, std::string());
     if (error.empty()) error = d->createTable(d->impacts, "impacts", impactNames, "constraint");
     if (error.empty()) error = d->createPoses(system->scene(scenario));
@@ -312,6 +315,18 @@ std::string RunFileWriter::open(const std::filesystem::path& path, const Scenari
     const hid_t constraint = d->impacts.columns[3].dataset.get();
     if (!detail::writeStrings(constraint, "names", system->info().constraints)) {
       error = d->fail("cannot write the constraint names");
+    }
+    if (error.empty() && d->bodyColumns) {
+      std::vector<std::string> bodies;
+      for (const BodyEntry& b : scenario.body->bodies) {
+        bodies.push_back(b.name.empty() ? std::string("b").append(std::to_string(bodies.size())) : b.name);
+      }
+      const std::size_t first = std::size(io::kImpactColumns);
+      for (std::size_t k = first; k < first + 2; ++k) {
+        if (!detail::writeStrings(d->impacts.columns[k].dataset.get(), "names", bodies)) {
+          error = d->fail("cannot write the body names");
+        }
+      }
     }
   }
   if (!error.empty()) {
@@ -363,6 +378,10 @@ std::string RunFileWriter::onImpact(const ImpactRecord& impact, std::string_view
   c[5].pending.push_back(impact.energyAfter);
   c[6].pending.push_back(impact.impulse);
   c[7].pending.push_back(impact.reflected ? 1.0 : 0.0);
+  if (d->bodyColumns) {
+    c[8].pending.push_back(static_cast<double>(impact.bodyA));
+    c[9].pending.push_back(static_cast<double>(impact.bodyB));
+  }
   const Eigen::Vector3d& point = impact.contactPoint;
   d->impactPoints.pending.insert(d->impactPoints.pending.end(), point.data(), point.data() + 3);
   if (c[0].pending.size() < kChunkRows) return {};

@@ -1,5 +1,7 @@
 #include "trace_columns.hpp"
 
+#include "core/bodies/bodies_system.hpp"
+
 #include <algorithm>
 
 namespace ricochet::python {
@@ -16,6 +18,8 @@ void ImpactColumns::add(const ImpactRecord& impact, std::string_view constraintN
   energyAfter.push_back(impact.energyAfter);
   impulse.push_back(impact.impulse);
   reflected.push_back(impact.reflected ? 1.0 : 0.0);
+  bodyA.push_back(static_cast<double>(impact.bodyA));
+  bodyB.push_back(static_cast<double>(impact.bodyB));
 }
 
 void ImpactColumns::append(const ImpactColumns& o) {
@@ -28,6 +32,9 @@ void ImpactColumns::append(const ImpactColumns& o) {
   extend(energyAfter, o.energyAfter);
   extend(impulse, o.impulse);
   extend(reflected, o.reflected);
+  extend(bodyA, o.bodyA);
+  extend(bodyB, o.bodyB);
+  bodies = bodies || o.bodies;
 }
 
 py::dict ImpactColumns::toDict() const {
@@ -43,6 +50,10 @@ py::dict ImpactColumns::toDict() const {
       out[io::kImpactColumns[c]] = py::module_::import("numpy").attr("array")(names, "dtype"_a = "str");
     }
   }
+  if (bodies) {  // as the CSV: after `reflected`
+    out["body_a"] = toArray(std::vector<double>(bodyA));
+    out["body_b"] = toArray(std::vector<double>(bodyB));
+  }
   return out;
 }
 
@@ -55,7 +66,8 @@ TraceColumns::TraceColumns(std::span<const std::string> systemColumns, std::int6
   for (auto& c : columns_) c.reserve(rows);
 }
 
-std::string TraceColumns::onRow(const Simulation&, const io::TraceRow& row) {
+std::string TraceColumns::onRow(const Simulation& simulation, const io::TraceRow& row) {
+  impacts_.bodies = impacts_.bodies || !bodies::bodyNamesOf(simulation).empty();
   if (row.step == skipStep) return {};
   // As io::appendTraceRow writes them.
   const double required[] = {static_cast<double>(row.step),

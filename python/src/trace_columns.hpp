@@ -19,6 +19,8 @@ namespace ricochet::python {
 struct ImpactColumns {
   std::vector<double> step, t, alpha, energyBefore, energyAfter, impulse, reflected;
   std::vector<std::string> constraint;  ///< the gap's name, as the CSV writes it
+  std::vector<double> bodyA, bodyB;     ///< the two bodies' indices (-1 for a plane)
+  bool bodies = false;                  ///< a world of several bodies: body_a, body_b are columns
 
   void add(const ImpactRecord& impact, std::string_view constraintName);
   void append(const ImpactColumns& other);
