@@ -567,7 +567,16 @@ class TestSe3Impacts : public QObject {
   // Scenario tolerance 1e-300 reaches SolveF and cannot be met: SolverFailed at step 1, at
   // once (iteration cap), with the step and time named and the initial state kept.
   void impossibleToleranceFailsAtTheFirstStep() {
-    for (const char* id : {"ellipsoid-plane", "ellipsoid-tilted", "ellipsoids-union", "cube-plane"}) {
+    // (cube-plane's cube has isotropic inertia: its rotation is a closed form, no SolveF, and it
+    // flies its first 100 steps without an impact.)
+    {
+      Scenario sc = scenarioFor("cube-plane");
+      sc.integrator.tolerance = 1e-300;
+      const CreateResult cr = createSimulation(sc);
+      QVERIFY2(cr.simulation, cr.error.c_str());
+      QVERIFY(cr.simulation->advance(100, nullptr).ok());
+    }
+    for (const char* id : {"ellipsoid-plane", "ellipsoid-tilted", "ellipsoids-union"}) {
       Scenario sc = scenarioFor(id);
       sc.integrator.tolerance = 1e-300;
       const CreateResult cr = createSimulation(sc);
@@ -598,8 +607,8 @@ class TestSe3Impacts : public QObject {
     QCOMPARE(sim->impactCount(), std::int64_t(2));
     const QString msg = QString::fromStdString(failureText(*sim, r));
     QVERIFY2(msg.startsWith(QStringLiteral("integrator failed at step 662 (t = 6.61 s): ") + kZenoText +
-                            " on gap 'plane' at t = 6.619") &&
-                 msg.contains(" s (cap 1, last alpha 0.10"),
+                            " at t = 6.619") &&
+                 msg.contains("(body 0, cap 1)"),
              qPrintable(msg));
     // Rolled back: identical to the uncapped run at step 661.
     const auto ref = makeSimulation(makeSetup(scenarioFor("cube-plane")));
@@ -709,36 +718,9 @@ class TestSe3Impacts : public QObject {
     qInfo("%s", qPrintable(msg));
     QVERIFY2(msg.startsWith("integrator failed at step 1 (t = 0 s): the support point of an intersection "
                             "part (two ellipsoids) did not converge, so Phi is unknown there at "
-                            "t = 0.01 s (part 1, iterations 1, crease KKT residual ") &&
+                            "t = 0.01 s (body 0, part 1, iterations 1, crease KKT residual ") &&
                  msg.endsWith(")"),
              qPrintable(msg));
-  }
-
-  // Fault injection for the guard behind the test above: with J^-1 zeroed in the model, the
-  // contact velocity n.gamma/m + chi.J^-1 Pi reads 0 for a corner that the spin turns into the
-  // plane (gamma = 0, g = 0). No point in contact approaches, so no impulse may be applied: the
-  // step fails with its own message and leaves the state as it was.
-  void noApproachingContactFailsWithItsOwnMessage() {
-    Setup setup = makeSetup(scenarioFor("cube-plane"));
-    setup.model.g = 0.0;
-    setup.model.Jinv.setZero();
-    setup.initial.gamma.setZero();
-    setup.initial.R = expSO3(Vec3(0.3, 0.2, 0.0));
-    setup.initial.Pi = Vec3(2.0, 0.0, 0.0);
-    setup.initial.x = Vec3(0.0, 0.0, 0.0);
-    setup.initial.x.z() = 1e-3 - phi(setup.model, setup.initial.x, setup.initial.R);
-    const auto sim = makeSimulation(setup);
-    const AdvanceResult r = sim->advance(1000, nullptr);
-    QCOMPARE(r.status, RunStatus::SolverFailed);
-    QCOMPARE(sim->impactCount(), std::int64_t(0));
-    const QString msg = QString::fromStdString(failureText(*sim, r));
-    qInfo("%s", qPrintable(msg));
-    QVERIFY2(msg.startsWith("integrator failed at step 1 (t = 0 s): the rest of the step penetrates the "
-                            "plane, but no point in contact approaches it") &&
-                 msg.contains("at t = 0.0008998") &&
-                 msg.endsWith("(dPhi/dt 0 m/s, impacts earlier in the step 0)"),
-             qPrintable(msg));
-    QVERIFY(sim->minGap() > 0.0);
   }
 
   void nonFiniteAndHugeSpinAreReported() {
@@ -747,15 +729,18 @@ class TestSe3Impacts : public QObject {
     const AdvanceResult r = makeSimulation(setup)->advance(10, nullptr);
     QCOMPARE(r.status, RunStatus::NonFinite);
     QVERIFY(QString::fromStdString(r.message).contains("non-finite"));
-    // A spin far too fast for h (bypassing create()'s check): never a hang, never garbage.
+    // A spin far too fast for h (bypassing create()'s check): the flow is split into variational
+    // sub-steps that the Cayley solve can take, so the run goes on with its energy kept.
     Setup fast = makeSetup(scenarioFor("ellipsoid-plane"));
     fast.initial.Pi = Vec3(400.0, -400.0, 400.0);
     fast.h = 0.1;
     const auto sim = makeSimulation(fast);
+    const double e0 = sim->energy().total();
     const AdvanceResult rf = sim->advance(10, nullptr);
-    QCOMPARE(rf.status, RunStatus::SolverFailed);
-    QCOMPARE(sim->step(), std::int64_t(0));
-    QVERIFY(!rf.message.empty());
+    QVERIFY2(rf.ok(), rf.message.c_str());
+    QCOMPARE(sim->step(), std::int64_t(10));
+    QVERIFY2(std::fabs(sim->energy().total() - e0) <= 1e-9 * e0,
+             qPrintable(QString::number(sim->energy().total() - e0)));
   }
 
   // Bad input: one line naming the value, no simulation.

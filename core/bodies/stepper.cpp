@@ -180,7 +180,7 @@ class StepRun {
               "even split into sub-steps",
               -1, alpha);
       r_.failure.with("body", i).with("sub-step", tau, "s").with(
-          "|Omega|", (m_.bodies[std::size_t(i)].Jinv * s.Pi).norm(), "rad/s");
+          "|Omega|", (m_.bodies[std::size_t(i)].Jinv * s.Pi).norm(), "rad/s").with("tolerance", m_.tolerance);
     }
     return false;
   }
@@ -253,7 +253,13 @@ class StepRun {
     if (c.b < 0) {
       if (c.excludeHeld) return unheldVertexGap(c, sa);
       const Plane& p = m_.planes[std::size_t(c.plane)];
-      return contact::planeGap(placementOf(A, sa), pa, p.n, p.offset).gap;
+      const contact::PlaneGap g = contact::planeGap(placementOf(A, sa), pa, p.n, p.offset);
+      if (!g.ok) {
+        // Phi is unknown here: the caller fails the step (supportFailure()).
+        unsolved_ = {c.a, c.pa, g.iterations, g.residual};
+        return std::numeric_limits<double>::quiet_NaN();
+      }
+      return g.gap;
     }
     const Body& B = m_.bodies[std::size_t(c.b)];
     const PairGap g = contact::pairGap(placementOf(A, sa), pa, placementOf(B, sb),
@@ -270,8 +276,30 @@ class StepRun {
     if (!stateAt(c.a, lo, t, sa)) return false;
     if (c.b >= 0 && !stateAt(c.b, lo, t, sb)) return false;
     gap = gapOf(c, sa, c.b >= 0 ? sb : sa);
+    if (std::isnan(gap) && unsolved_.body >= 0) return supportFailure(lo + t);
     return true;
   }
+
+  /// A support point that did not converge (an intersection part's crease solve): the gap is
+  /// unknown, so the step fails rather than run on a guess.
+  bool supportFailure(double alpha) {
+    r_.fail(RunStatus::SolverFailed,
+            "the support point of an intersection part (two ellipsoids) did not converge, so Phi "
+            "is unknown there",
+            -1, alpha);
+    r_.failure.with("body", unsolved_.body)
+        .with("part", unsolved_.part)
+        .with("iterations", unsolved_.iterations)
+        .with("crease KKT residual", unsolved_.residual);
+    unsolved_ = {};
+    return false;
+  }
+
+  struct Unsolved {
+    int body = -1, part = -1, iterations = 0;
+    double residual = 0.0;
+  };
+  Unsolved unsolved_;  // set by gapOf when a support point failed
 
   /// Relative normal velocity of contact c at states sa, sb (m/s; negative: approaching), from
   /// the momenta, at its (first) contact point; `noise` gets its round-off floor.
@@ -345,7 +373,9 @@ class StepRun {
   /// of the contact from each centre of mass, world.
   double closingAcceleration(const ContactRef& c, const Vec3& n, const Vec3& rA, const Vec3& rB) const;
   /// Holds the event's slow contacts and lets go of the fast ones; true when any hold changed.
-  bool updateHolds(double alpha);
+  /// `unresolved`: the event gave no impulse (the path presses in, the momenta do not approach);
+  /// `event`: the event's candidate (its path's press, when it has one).
+  bool updateHolds(double alpha, bool unresolved, const Candidate& event);
   /// Gives back the energy a held elastic contact kept, as a separating impulse (J).
   void releaseStored(const HeldRow& row, std::vector<BodyState>& s);
 
@@ -501,6 +531,7 @@ bool StepRun::considerCandidate(ContactRef c) {
     }
   }
   const double g1 = endGap(c);
+  if (std::isnan(g1) && unsolved_.body >= 0) return supportFailure(1.0);
   if (!std::isfinite(g1)) {
     r_.fail(RunStatus::NonFinite, "", -1, 1.0);
     return false;
@@ -714,6 +745,8 @@ bool StepRun::timeCandidate(Candidate& k) {
   k.t = 0.0;
   k.alpha = lo;
   k.closedAtLo = true;
+  const double tau = tEnd * h_;
+  k.pressAcceleration = tau > 0.0 ? std::max(0.0, -2.0 * (g1 - std::max(g0, 0.0)) / (tau * tau)) : 0.0;
   return true;
 }
 
@@ -887,20 +920,39 @@ void StepRun::releaseStored(const HeldRow& row, std::vector<BodyState>& s) {
   }
 }
 
-bool StepRun::updateHolds(double /*alpha*/) {
+bool StepRun::updateHolds(double /*alpha*/, bool unresolved, const Candidate& event) {
   const std::size_t nc = w_.islandContacts.size();
   bool changed = false;
   w_.touched.clear();
   // Which contacts of the island are held from now on: the pressed ones whose rebound would come
   // back within half a step.
   // An elastic contact bounces as long as it has any speed (each bounce conserves energy, and the
-  // step resolves several); only one pressed at no speed at all is held. With restitution the
-  // bounces shrink geometrically, and below the step's resolution the contact settles.
+  // step resolves several); only one pressed at no speed at all is held, or one whose path
+  // presses in while its momenta leave too slowly to open within the step (`unresolved`: a
+  // restart there would find the same crossing again at once). The hold keeps the bounce's
+  // energy and gives it back when it lets go. With restitution the bounces shrink
+  // geometrically, and below the step's resolution the contact settles.
+  const bool pressedByPath = event.pressAcceleration > 0.0;
   auto holdIt = [&](std::size_t q) {
     const ImpactContact& ic = w_.islandContacts[q];
-    const double c = w_.closingOf[q];
+    double c = w_.closingOf[q];
+    // The event's contact, pressed in by the path all step long: its press is the path's.
+    if (pressedByPath && !(c > 0.0) && w_.contactOf[q].sameAs(event.c) && !(ic.uBefore < -ic.uNoise)) {
+      c = event.pressAcceleration;
+    }
+    // With restitution, a contact that keeps coming back within this step (its body was hit
+    // three times already) has bounces that accumulate inside the step whatever its free
+    // closing acceleration says (a hull rocking on a held vertex onto the next one): it settles
+    // once its rebound is below what gravity undoes in a step.
+    const ContactRef& cq = w_.contactOf[q];
+    const bool chattering = ic.e < 1.0 && w_.impacts[std::size_t(cq.a)] >= 3 &&
+                            std::max(ic.uAfter, 0.0) <= m_.g * h_;
+    if (chattering && !(c > 0.0)) c = 2.0 * m_.g;
     if (!(c > 0.0)) return false;
-    if (ic.e >= 1.0) return ic.uAfter <= ic.uNoise;
+    if (ic.e >= 1.0) {
+      return ic.uAfter <= ic.uNoise ||
+             ((unresolved || pressedByPath) && impact::bounceBelowResolution(std::max(ic.uAfter, 0.0), c, h_));
+    }
     return impact::bounceBelowResolution(std::max(ic.uAfter, 0.0), c, h_);
   };
   // Energy kept by the rows this event replaces, per contact (given to its new rows or back).
@@ -1097,7 +1149,7 @@ bool StepRun::processEvent(const Candidate& k) {
   for (const ImpactContact& c : w_.islandContacts) inelastic = inelastic || c.e < 1.0;
   if (inelastic) r_.dissipated += out.energyLost;
   // Settling: hold the slow contacts, let go of the fast ones.
-  const bool holdsChanged = updateHolds(alpha);
+  const bool holdsChanged = updateHolds(alpha, !any, k);
   if (holdsChanged) r_.settledAt = alpha;
   if (!any && !holdsChanged) {
     // The path crosses but nothing approaches, and nothing settles: continue the event's bodies
@@ -1203,6 +1255,8 @@ RunStatus StepRun::run() {
     w_.impacts[std::size_t(i)] = 0;
     const Body& b = m_.bodies[std::size_t(i)];
     if (b.fixed) {
+      // A fixed body's state is its state at every instant: the island code reads it from `at`.
+      w_.at[std::size_t(i)] = s;
       w_.end[std::size_t(i)] = s;
     } else if (groupOf(i) < 0) {
       const FlowResult f = flowBody(m_, b, s, h_, w_.end[std::size_t(i)]);

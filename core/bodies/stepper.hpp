@@ -91,6 +91,11 @@ struct StepWork {
     /// A gap that dips below zero inside the step and is open again at its end: the sample
     /// (fraction after lo) where it was found closed, and its value there; cutT < 0: none.
     double cutT = -1.0, cutGap = 0.0;
+    /// Closed, not approaching, and pressed in by the step's path all the way (the gap never
+    /// opens): the path's normal acceleration -2 g_end / tau^2 (m/s^2), else 0. The current holds
+    /// act on that path, so it sees a press the free closing acceleration misses (a hull pivoting
+    /// on one held vertex onto the next).
+    double pressAcceleration = 0.0;
   };
   std::vector<Candidate> candidates;
   std::vector<int> islandIndex;     ///< per body: its index in the island, -1 if not in it

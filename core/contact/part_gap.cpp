@@ -259,6 +259,8 @@ PlaneGap planeGap(const Placement& A, const PartInfo& pa, const Vec3& n, double 
   g.rho = s.rho;
   g.point = A.x + A.R * s.rho;
   g.ok = s.ok;
+  g.iterations = s.iterations;
+  g.residual = s.residual;
   return g;
 }
 

@@ -75,6 +75,8 @@ struct PlaneGap {
   Vec3 point = Vec3::Zero();   ///< the part's lowest point towards the plane, world, m
   Vec3 rho = Vec3::Zero();     ///< the same point in the body frame, m
   bool ok = true;              ///< false: an intersection part's crease solve failed
+  int iterations = 0;          ///< ... after so many Newton iterations
+  double residual = 0.0;       ///< ... leaving this KKT residual
 };
 PlaneGap planeGap(const Placement& A, const PartInfo& pa, const Vec3& n, double offset);
 
