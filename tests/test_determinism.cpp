@@ -161,24 +161,26 @@ const std::map<std::string, Pin>& pins() {
       {"disk-table/variational", {0x4281c87f356c8ee1ull, 0x2780b32a1938b65dull}},  // 10000 steps, 43 impacts, ok
       {"disk-table/reduced", {0xabd0a711196f8643ull, 0xfaed553db877c279ull}},  // 10000 steps, 43 impacts, ok
       {"disk-table/dla-002", {0xb383a906868967e6ull, 0x3047d25ec14489f0ull}},  // 10000 steps, 43 impacts, ok
-      {"ellipsoid-plane/variational", {0xcfa22ca820d3e3e5ull, 0xcbea5e46bd1dcc50ull}},  // 3000 steps, 15 impacts, ok
-      {"ellipsoid-plane/variational-bisection", {0xaaa08dbc31b4779full, 0xc9cfe0b4a004dac1ull}},  // 3000 steps, 15 impacts, ok
-      {"ellipsoid-tilted/variational", {0x3534c12e383b2d16ull, 0x732e27e619c98ec7ull}},  // 3000 steps, 14 impacts, ok
-      {"ellipsoid-tilted/variational-bisection", {0xa038fa14fe6c3b19ull, 0x96498d6961ddd029ull}},  // 3000 steps, 14 impacts, ok
-      {"ellipsoids-union/variational", {0x15895de1f9c80b07ull, 0x3413d2c011122c07ull}},  // 3000 steps, 19 impacts, ok
-      {"ellipsoids-union/variational-bisection", {0xfb9cbbb8e2466f44ull, 0xecdc71ca303b82e6ull}},  // 3000 steps, 19 impacts, ok
-      {"cube-plane/variational", {0x469e4f305ed8cae7ull, 0xbfbdbbade9b9866dull}},  // 3000 steps, 16 impacts, ok
-      {"cube-plane/variational-bisection", {0x7561b7856824e81bull, 0x713e8982b43f0464ull}},  // 3000 steps, 16 impacts, ok
-      {"rigid-body/variational", {0xef4d48103db9c0b6ull, 0xbfbdbbade9b9866dull}},  // 3000 steps, 16 impacts, ok
-      {"rigid-body/variational-bisection", {0xee3800251f571a48ull, 0x713e8982b43f0464ull}},  // 3000 steps, 16 impacts, ok
+      {"ellipsoid-plane/variational", {0x71b964db54be1570ull, 0xab7f99b751744dafull}},  // 3000 steps, 15 impacts, ok
+      {"ellipsoid-plane/variational-bisection", {0x8a61bff79767dd02ull, 0xc0dace017ffbb6a4ull}},  // 3000 steps, 15 impacts, ok
+      {"ellipsoid-tilted/variational", {0x0f4bd9a91dc6e9b2ull, 0x7427db3db998a114ull}},  // 3000 steps, 14 impacts, ok
+      {"ellipsoid-tilted/variational-bisection", {0xfe17639ac20117deull, 0x088a7644ce8a8c11ull}},  // 3000 steps, 14 impacts, ok
+      {"ellipsoids-union/variational", {0x689dd03163cc45abull, 0x17408dc8bdf13e22ull}},  // 3000 steps, 19 impacts, ok
+      {"ellipsoids-union/variational-bisection", {0x8706add1a41d283eull, 0x04929de216c724fdull}},  // 3000 steps, 19 impacts, ok
+      {"cube-plane/variational", {0x963dd390f29f12e4ull, 0x62e77abaa0e2b12dull}},  // 3000 steps, 16 impacts, ok
+      {"cube-plane/variational-bisection", {0xa8165d2e16abfd83ull, 0xd1794609d3ce3b35ull}},  // 3000 steps, 16 impacts, ok
+      {"rigid-body/variational", {0x7ea034c6c8edb8c9ull, 0x62e77abaa0e2b12dull}},  // 3000 steps, 16 impacts, ok
+      {"rigid-body/variational-bisection", {0x7b3f46f4a0c642acull, 0xd1794609d3ce3b35ull}},  // 3000 steps, 16 impacts, ok
+      {"bodies/variational", {0xb06e8ab3b6c06e0bull, 0x9b7065dd075dee2cull}},  // 1000 steps, 24 impacts, ok
+      {"bodies/variational-sequential", {0xb06e8ab3b6c06e0bull, 0x9b7065dd075dee2cull}},  // 1000 steps, 24 impacts, ok
       {"disk-table/variational/grazing", {0x7a545407941812dbull, 0x30b8b11ae1abf85dull}},  // 3000 steps, 26 impacts, ok
       {"disk-table/reduced/grazing", {0xdba324b0b886cc60ull, 0xe062f03724c4b582ull}},  // 3000 steps, 26 impacts, ok
       {"disk-table/dla-002/grazing", {0x1e9d13e33e4d68f5ull, 0xb5ef7f0ac7a497f4ull}},  // 91 steps, 0 impacts, solver-failed
       {"star-floor/variational/flat", {0xcc9488e63c8e29f7ull, 0x8cf30180303839adull}},  // 600 steps, 8 impacts, ok
       {"star-floor/rk4-event/flat", {0xc0c13686e5018cdcull, 0x75c3425d0ed3f406ull}},  // 600 steps, 8 impacts, ok
       {"ellipse-floor/variational/300s", {0x74b7a08ca3ed4e3bull, 0xeaa5ec8213fe083cull}},  // 30000 steps, 296 impacts, ok
-      {"cube-plane/variational/flat", {0x9926b7cdf06bbc37ull, 0x8caadca0af8382baull}},  // 500 steps, 6 impacts, ok
-      {"cube-plane/variational-bisection/flat", {0xbd7b7753dbc37691ull, 0x1f3271317d394c97ull}},  // 500 steps, 6 impacts, ok
+      {"cube-plane/variational/flat", {0xe31ad931e6d58b97ull, 0x87fa85f46afa3500ull}},  // 500 steps, 4 impacts, ok
+      {"cube-plane/variational-bisection/flat", {0x33b96753e082e8e6ull, 0xb683923cc5a29c94ull}},  // 500 steps, 4 impacts, ok
       {"pendulum-cylinder/variational/20s", {0x7cacc87f37cb56e5ull, 0x3a4d99d7363a6ae3ull}},  // 20000 steps, 15 impacts, ok
       {"pendulum-cylinder/variational-midpoint/20s", {0xbd25f3b646ac47dcull, 0xe7dae396781bb53aull}},  // 20000 steps, 15 impacts, ok
       // PINS-END

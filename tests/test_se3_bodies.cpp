@@ -435,7 +435,7 @@ class TestSe3Bodies : public QObject {
     expect(R"({"shape": "ellipsoid", "axes": [1, 1, -2]})", "", "\"body.axes[2]\" = -2 must be > 0 m");
     expect(R"({"shape": "box", "size": [1, 1, 1], "density": -3})", "", "\"body.density\" = -3 must be > 0 kg/m^3");
     expect(R"({"shape": "box", "size": [1, 1, 1], "epsilon": -1})", "", "\"body.epsilon\" = -1 must be >= 0 m");
-    expect(R"({"shape": "sphere"})", "", "is not a shape");
+    expect(R"({"shape": "cylinder"})", "", "is not a shape");
     expect(R"({"shape": "union", "parts": []})", "", "non-empty array");
     expect(R"({"shape": "box", "size": [1, 1, 1], "colour": 1})", "", "unknown key \"body.colour\"");
     // A mesh file that is not there (core reads meshes itself: test_io_mesh_reader).

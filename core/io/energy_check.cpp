@@ -50,6 +50,8 @@ constexpr Row kRows[] = {
     {"ellipsoids-union", "*", EnergyClass::Conserving, kConservingBound, "the SE(3) LGVCI", ""},
     {"cube-plane", "*", EnergyClass::Conserving, kConservingBound, "the SE(3) LGVCI", ""},
     {"rigid-body", "*", EnergyClass::Conserving, kConservingBound, "the SE(3) LGVCI", ""},
+    {"bodies", "*", EnergyClass::Conserving, kConservingBound,
+     "the SE(3) LGVCI of each body with exact jumps", ""},
 };
 
 bool matches(const char* pattern, std::string_view name) {
