@@ -15,6 +15,7 @@
 #include "app/desktop/file_actions.hpp"
 #include "app/desktop/scenario/scenario_files.hpp"
 #include "core/io/body_io.hpp"
+#include "core/se3/rigid_body.hpp"
 #include "core/se3/rigid_body_system.hpp"
 
 #include <QAction>
@@ -34,6 +35,7 @@
 #include <QUrl>
 
 #include <Eigen/Core>
+#include <Eigen/LU>
 
 #include <array>
 #include <fstream>
@@ -95,12 +97,10 @@ void writeBox(const QString& path, bool open = false) {
 
 // The right tetrahedron 0, L e1, L e2, L e3 (L = 3) moved by (2, -1, 0.5): centroid offset +
 // L/4. For L = 1, about the centroid, J = rho (I/96 + ones/480) with rho = 6 m: eigenvalues m/16
-// (twice) and m/10; they scale with L^2. (L = 1 spins too fast for h = 0.01 s with the default
-// initial angular velocity, and the run is refused.)
+// (twice) and m/10; they scale with L^2.
 const Vec3 kTetraOffset(2.0, -1.0, 0.5);
 constexpr double kTetraEdge = 3.0;
-void writeTetrahedron(const QString& path) {
-  const double L = kTetraEdge;
+void writeTetrahedron(const QString& path, double L = kTetraEdge) {
   const std::vector<Vec3> p = {kTetraOffset, kTetraOffset + L * Vec3::UnitX(),
                                kTetraOffset + L * Vec3::UnitY(), kTetraOffset + L * Vec3::UnitZ()};
   writeAsciiStl(path, p, {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}});
@@ -174,6 +174,7 @@ class TestGuiBody : public QObject {
     writeBox(dir_.filePath(QStringLiteral("box.stl")));
     writeBox(dir_.filePath(QStringLiteral("open-box.stl")), true);
     writeTetrahedron(dir_.filePath(QStringLiteral("tetra.stl")));
+    writeTetrahedron(dir_.filePath(QStringLiteral("small-tetra.stl")), 0.25);
   }
   void init() { QSettings().clear(); }
 
@@ -237,6 +238,46 @@ class TestGuiBody : public QObject {
     QDir().mkpath(QStringLiteral(RICOCHET_BINARY_DIR "/screenshots"));
     QVERIFY(w->grab().toImage().save(
         QStringLiteral(RICOCHET_BINARY_DIR "/screenshots/body-section.png")));
+  }
+
+  // A small mesh imported over the default cube keeps the cube's initial angular *velocity*:
+  // its angular momentum becomes J_new J_old^-1 Pi (the cube's Pi on a 0.25 m tetrahedron would
+  // spin it at hundreds of rad/s, too fast to start), and the run goes.
+  void importKeepsTheInitialAngularVelocity() {
+    auto w = openRigidBody();
+    QVERIFY(w);
+    const ricochet::Scenario before = w->currentRun()->scenario;
+    const auto& names = ricochet::findSystem("rigid-body")->info().initial;
+    std::array<std::size_t, 3> at{};
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (names[i].name == "Pi" + std::to_string(k + 1) + "_0") at[k] = i;
+      }
+    }
+    const auto pi = [&](const ricochet::Scenario& s) {
+      return Vec3(s.initial[at[0]], s.initial[at[1]], s.initial[at[2]]);
+    };
+    // J of a scenario's body (with mass 1: the same factor for both, so omega compares).
+    const auto inertia = [&](const ricochet::Scenario& s) {
+      const auto& params = ricochet::findSystem("rigid-body")->info().parameters;
+      double eps = 0.0;
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        if (params[i].name == "epsilon") eps = s.parameters[i];
+      }
+      return ricochet::se3::buildBody(*s.body, eps, 1.0).J;
+    };
+    const Vec3 omegaBefore = inertia(before).inverse() * pi(before);
+    QVERIFY(omegaBefore.norm() > 1.0);
+    BodyEditor* body = w->editor()->bodyEditor();
+    body->importMesh(dir_.filePath(QStringLiteral("small-tetra.stl")));
+    QVERIFY(waitForMeshRun(*w, QStringLiteral("small-tetra.stl")));
+    const auto run = w->currentRun();
+    const Vec3 omegaAfter = inertia(run->scenario).inverse() * pi(run->scenario);
+    QVERIFY2((omegaAfter - omegaBefore).norm() <= 1e-12 * omegaBefore.norm(),
+             qPrintable(QStringLiteral("%1 %2 %3").arg(omegaAfter.x()).arg(omegaAfter.y()).arg(omegaAfter.z())));
+    QVERIFY(pi(run->scenario).norm() < 1e-2 * pi(before).norm());  // a far smaller inertia
+    QVERIFY(!body->hasError());
+    QVERIFY(waitForTimeBeyond(*w, w->lastSnapshot()->t + 0.2));
   }
 
   // A mesh dropped onto the section becomes the body; so does one dropped onto the window.

@@ -29,9 +29,12 @@ namespace ricochet::app {
 
 struct BodyEditor::MeshRead {
   QString path;
-  BodyNode node;
-  std::string error;  // the reader's message; empty when read
+  BodyScenario candidate;  // the body with the mesh in place of the current one
+  std::string error;       // the reader's message; empty when read
   int ticket = 0;
+  /// J_new J_old^-1 (the same mass rule for both): maps the initial angular momentum so that the
+  /// initial angular velocity stays what it was. Unset when either body cannot be built.
+  std::optional<Eigen::Matrix3d> angularMomentumMap;
 };
 
 namespace {
@@ -390,10 +393,11 @@ void BodyEditor::showBody(const BodyScenario& body, double parameterEpsilon) {
   updating_ = false;
 }
 
-void BodyEditor::request(BodyScenario candidate, QWidget* source) {
+void BodyEditor::request(BodyScenario candidate, QWidget* source,
+                         std::optional<Eigen::Matrix3d> angularMomentumMap) {
   setMessage(nullptr, QString());
   desired_ = std::make_shared<const BodyScenario>(std::move(candidate));
-  emit bodyRequested(desired_, source);
+  emit bodyRequested(desired_, source, angularMomentumMap);
 }
 
 void BodyEditor::onShapeChosen(int index) {
@@ -502,12 +506,20 @@ void BodyEditor::importMesh(const QString& path) {
     if (--pendingReads_ == 0) importButton_->setText(tr("Import Mesh..."));
     onMeshRead(read);
   });
-  // Up to 64 MiB of STL: read off the GUI thread (the hull is the worker's, when it starts).
-  watcher->setFuture(QtConcurrent::run([path, ticket] {
+  // Up to 64 MiB of STL: read off the GUI thread, with the hulls of the old and the new body
+  // (their inertia keeps the initial angular velocity; a small mesh given the default cube's
+  // angular momentum would spin far too fast to start).
+  watcher->setFuture(QtConcurrent::run([path, ticket, old = desired_, epsilon = parameterEpsilon_] {
     MeshRead read;
     read.path = path;
     read.ticket = ticket;
-    read.error = io::meshBody(QFile::encodeName(path).toStdString(), read.node);
+    BodyNode node;
+    read.error = io::meshBody(QFile::encodeName(path).toStdString(), node);
+    if (!read.error.empty() || !old) return read;
+    read.candidate = *old;
+    if (ownEpsilon(old->body)) node.epsilon = old->body.epsilon;
+    read.candidate.body = std::move(node);
+    read.angularMomentumMap = io::angularMomentumMap(*old, read.candidate, epsilon);
     return read;
   }));
 }
@@ -520,11 +532,7 @@ void BodyEditor::onMeshRead(const MeshRead& read) {
     emit refusedLocally(reason);
     return;
   }
-  BodyScenario candidate = *desired_;
-  BodyNode node = read.node;
-  if (ownEpsilon(candidate.body)) node.epsilon = candidate.body.epsilon;
-  candidate.body = std::move(node);
-  request(std::move(candidate), importButton_);
+  request(read.candidate, importButton_, read.angularMomentumMap);
 }
 
 QString BodyEditor::droppedMesh(const QMimeData* mime) {

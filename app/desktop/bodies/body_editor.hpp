@@ -22,6 +22,8 @@
 #include "app/desktop/run/run_data.hpp"
 #include "core/model/system.hpp"
 
+#include <Eigen/Core>
+
 #include <QGroupBox>
 #include <QString>
 
@@ -86,8 +88,11 @@ class BodyEditor : public QGroupBox {
   int pendingReads() const { return pendingReads_; }
 
  signals:
-  /// Run with `body` as the scenario's body; `source` is the widget that changed.
-  void bodyRequested(std::shared_ptr<const ricochet::BodyScenario> body, QWidget* source);
+  /// Run with `body` as the scenario's body; `source` is the widget that changed. With
+  /// `angularMomentumMap` (a mesh import), the initial angular momentum becomes that matrix
+  /// times it, which keeps the initial angular velocity.
+  void bodyRequested(std::shared_ptr<const ricochet::BodyScenario> body, QWidget* source,
+                     std::optional<Eigen::Matrix3d> angularMomentumMap);
   /// Run with the parameter `epsilon` set to `value` (the body gives no epsilon of its own).
   void epsilonRequested(double value, QWidget* source);
   /// A failed mesh read or a value refused before sending, for the status bar.
@@ -100,7 +105,8 @@ class BodyEditor : public QGroupBox {
  private:
   struct MeshRead;
   void showBody(const BodyScenario& body, double parameterEpsilon);
-  void request(BodyScenario candidate, QWidget* source);
+  void request(BodyScenario candidate, QWidget* source,
+               std::optional<Eigen::Matrix3d> angularMomentumMap = std::nullopt);
   void onShapeChosen(int index);
   void onSizeCommitted(int axis, double value);
   void onEpsilonCommitted(double value);

@@ -15,6 +15,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
+#include <string>
 
 namespace ricochet::app {
 
@@ -105,8 +107,10 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
   bodyEditor_->hide();
   top->addWidget(bodyEditor_);
   connect(bodyEditor_, &BodyEditor::bodyRequested, this,
-          [this](std::shared_ptr<const BodyScenario> body, QWidget* source) {
+          [this](std::shared_ptr<const BodyScenario> body, QWidget* source,
+                 std::optional<Eigen::Matrix3d> angularMomentumMap) {
             desired_.body = std::move(body);
+            if (angularMomentumMap) keepAngularVelocity(*angularMomentumMap);
             emit requestRun(desired_, source);
           });
   connect(bodyEditor_, &BodyEditor::epsilonRequested, this, &ScenarioEditor::requestEpsilon);
@@ -342,6 +346,26 @@ void ScenarioEditor::requestEpsilon(double value, QWidget* source) {
     desired_.parameters[i] = value;
     emit requestRun(desired_, source);
   }
+}
+
+void ScenarioEditor::keepAngularVelocity(const Eigen::Matrix3d& angularMomentumMap) {
+  const SystemDescription* system = findSystem(desired_.system);
+  if (!system) return;
+  const std::vector<ParameterSpec>& specs = system->info().initial;
+  std::array<std::size_t, 3> at{};
+  int found = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    for (int k = 0; k < 3; ++k) {
+      if (specs[i].name == "Pi" + std::to_string(k + 1) + "_0") {
+        at[std::size_t(k)] = i;
+        ++found;
+      }
+    }
+  }
+  if (found != 3) return;
+  const Eigen::Vector3d pi(desired_.initial[at[0]], desired_.initial[at[1]], desired_.initial[at[2]]);
+  const Eigen::Vector3d mapped = angularMomentumMap * pi;
+  for (int k = 0; k < 3; ++k) desired_.initial[at[std::size_t(k)]] = mapped[k];
 }
 
 void ScenarioEditor::showMassSource() {

@@ -16,6 +16,8 @@
 #include "app/desktop/run/run_request.hpp"
 #include "core/model/system.hpp"
 
+#include <Eigen/Core>
+
 #include <QString>
 #include <QWidget>
 
@@ -94,6 +96,9 @@ class ScenarioEditor : public QWidget {
   static double& slot(Scenario& s, const Row& row);
   void restoreDefaults();
   void requestEpsilon(double value, QWidget* source);
+  /// A new body: the initial angular momentum becomes `angularMomentumMap` (J_new J_old^-1)
+  /// times it, so the body starts with the angular velocity it had.
+  void keepAngularVelocity(const Eigen::Matrix3d& angularMomentumMap);
   void showMassSource();  // the parameter m is unused (disabled) while the body gives a density
 
   Scenario applied_;  // what runs
