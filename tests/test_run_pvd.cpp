@@ -229,6 +229,51 @@ class TestRunPvd : public QObject {
     }
   }
 
+  // The series draws the scenario's own body and its walls (the same model the run uses), not
+  // the default cube: a box of edges (0.4, 0.6, 1.0) standing upright spans exactly that (plus
+  // its rounding), and a box of walls adds four obstacles beside the ground.
+  void seriesShowsTheScenariosBodyAndWalls() {
+    QTemporaryDir dir;
+    const QString scenario = dir.filePath(QStringLiteral("box.json"));
+    QFile f(scenario);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body",
+      "body": {"shape": "box", "size": [0.4, 0.6, 1.0], "epsilon": 0.001},
+      "world": {"box": {"size": [3, 2]}},
+      "initial": {"x0": 0, "y0": 0, "z0": 1, "vx0": 0, "vy0": 0, "vz0": 0, "Pi1_0": 0, "Pi2_0": 0,
+                  "Pi3_0": 0, "rx0": 0, "ry0": 0, "rz0": 0}})");
+    f.close();
+    const QString series = dir.filePath(QStringLiteral("series"));
+    const Run r = cli({QStringLiteral("run"), scenario, QStringLiteral("--steps"), QStringLiteral("2"),
+                       QStringLiteral("--pvd"), series});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const std::vector<IndexEntry> index = readIndex(series + QStringLiteral("/run.pvd"));
+    QVERIFY(!index.empty());
+    const Frame first = readFrame(series + QLatin1Char('/') + index.front().file);
+    QVERIFY(first.data);
+    Eigen::Vector3d lo = Eigen::Vector3d::Constant(1e300), hi = -lo;
+    for (vtkIdType c = 0; c < first.data->GetNumberOfCells(); ++c) {
+      if (first.cellArray("kind")->GetTuple1(c) != 0) continue;
+      vtkIdType n = 0;
+      const vtkIdType* ids = nullptr;
+      first.data->GetCellPoints(c, n, ids);
+      for (vtkIdType k = 0; k < n; ++k) {
+        const Eigen::Vector3d p(first.data->GetPoint(ids[k]));
+        lo = lo.cwiseMin(p);
+        hi = hi.cwiseMax(p);
+      }
+    }
+    const Eigen::Vector3d extent = hi - lo;
+    const Eigen::Vector3d expected(0.402, 0.602, 1.002);  // edges plus twice the rounding
+    QVERIFY2((extent - expected).cwiseAbs().maxCoeff() < 2e-3,
+             qPrintable(QStringLiteral("%1 %2 %3").arg(extent.x()).arg(extent.y()).arg(extent.z())));
+    // Ground and the four walls: more obstacle cells than the ground alone draws.
+    const QString plain = dir.filePath(QStringLiteral("plain"));
+    QVERIFY(cli(runArgs(QStringLiteral("rigid-body"), 2, 1) << QStringLiteral("--pvd") << plain).exitCode == 0);
+    const Frame ground = readFrame(plain + QLatin1Char('/') + readIndex(plain + QStringLiteral("/run.pvd")).front().file);
+    QVERIFY2(first.cells(1) > ground.cells(1), qPrintable(QStringLiteral("%1 vs %2").arg(first.cells(1)).arg(ground.cells(1))));
+  }
+
   // No times, no addresses: the same run gives the same files, byte for byte.
   void sameRunGivesTheSameBytes() {
     QTemporaryDir dir;

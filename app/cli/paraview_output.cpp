@@ -15,7 +15,7 @@ std::unique_ptr<io::RecordSink> openParaViewSeries(const std::filesystem::path& 
     return nullptr;
   }
   auto writer = std::make_unique<render::paraview::SeriesWriter>();
-  error = writer->open(folder, system->scene(scenario.parameters));
+  error = writer->open(folder, system->scene(scenario));
   if (!error.empty()) return nullptr;
   return writer;
 }

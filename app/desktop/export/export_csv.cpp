@@ -94,7 +94,7 @@ QString CsvExportTask::start(const CsvExportRequest& request) {
     const SystemDescription* system = findSystem(request.scenario.system);
     if (!system) return tr("unknown system '%1'").arg(qs(request.scenario.system));
     const std::string e =
-        series->open(fsPath(request.paraview), system->scene(request.scenario.parameters));
+        series->open(fsPath(request.paraview), system->scene(request.scenario));
     if (!e.empty()) return qs(e);
     options.sinks.push_back(series.get());
   }
