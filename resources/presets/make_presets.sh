@@ -80,3 +80,55 @@ body 003-rigid-body-rock.json \
   '"world": {"box": {"size": [2.5, 2, 3]}},' \
   '"initial": {"z0": 1.5, "vx0": 3, "vy0": -2, "vz0": 2, "Pi1_0": 5, "Pi2_0": -8, "Pi3_0": 3},' \
   '"integrator": {"name": "variational", "h": 0.002, "tolerance": 1e-15}, "t_end": 10'
+
+# Several bodies (docs/multibody.md): the cases with known answers of the bodies engine (spec ids
+# M1-M11), then worlds to watch; `rst-bodies-*` are bodies with restitution (docs/restitution.md).
+world() {  # world OUT JSON...: a bodies scenario from its parts
+  out=$1; shift
+  printf '{"format": "ricochet-scenario", "version": 1, "system": "bodies", %s}\n' "$*" > "$tmp/in.json"
+  p "$out" "$tmp/in.json"
+}
+ball() { printf '{"name": "%s", "body": {"shape": "sphere", "radius": 0.5}, "m": 1, "position": [%s], "velocity": [%s]}' "$1" "$2" "$3"; }
+free='"parameters": {"g": 0}, "world": {"ground": false}'
+fine='"integrator": {"name": "variational", "h": 0.01, "tolerance": 1e-15}'
+# Two spheres head-on, m = (1, 3), v = (1, -1) (M1; the contract's example).
+world mbd-bodies-two-spheres.json "$free"', "bodies": [{"name": "cue", "body": {"shape": "sphere", "radius": 0.5}, "m": 1, "position": [-4, 0, 0], "velocity": [1, 0, 0]}, {"name": "b1", "body": {"shape": "sphere", "radius": 0.5}, "m": 3, "position": [0, 0, 0], "velocity": [-1, 0, 0]}], "t_end": 10'
+# Newton's cradle: five balls in a line, IN of them moving at 1 m/s, with gaps GAP between them.
+cradle() { awk -v in_="$1" -v gap="$2" 'BEGIN { for (i = 0; i < 5; i++)
+  printf "%s{\"name\": \"b%d\", \"body\": {\"shape\": \"sphere\", \"radius\": 0.5}, \"m\": 1, \"position\": [%.17g, 0, 0], \"velocity\": [%d, 0, 0]}",
+    (i ? ", " : ""), i, i * (1 + gap), (i < in_ ? 1 : 0) }'; }
+world mbd-bodies-cradle-gaps.json "$free"', "bodies": ['"$(cradle 1 0.001)"'], '"$fine"', "t_end": 10'
+world mbd-bodies-cradle-touching-1-in.json "$free"', "bodies": ['"$(cradle 1 0)"'], '"$fine"', "t_end": 10'
+world mbd-bodies-cradle-touching-2-in.json "$free"', "bodies": ['"$(cradle 2 0)"'], '"$fine"', "t_end": 10'
+world mbd-bodies-cradle-touching-3-in.json "$free"', "bodies": ['"$(cradle 3 0)"'], '"$fine"', "t_end": 10'
+world rst-bodies-cradle-e098.json '"parameters": {"g": 0, "restitution": 0.98}, "world": {"ground": false}, "bodies": ['"$(cradle 1 0)"'], '"$fine"', "t_end": 10'
+# Three in a line (M5) and Bernoulli's problem (M6).
+world mbd-bodies-three-in-a-line.json "$free"', "bodies": ['"$(ball b0 '-2, 0, 0' '2, 0, 0'), $(ball b1 '0, 0, 0' '0, 0, 0'), $(ball b2 '2, 0, 0' '-2, 0, 0')"'], '"$fine"', "t_end": 5'
+world mbd-bodies-bernoulli.json "$free"', "bodies": ['"$(ball b1 '-2, 0, 0' '2, 0, 0'), $(ball b2 '0, 0.5, 0' '0, 0, 0'), $(ball b3 '0, -0.5, 0' '0, 0, 0')"'], '"$fine"', "t_end": 5'
+# The break: a cue ball into a 15-ball triangle rack of touching balls (M10).
+rack=$(awk 'BEGIN { n = 0; for (k = 0; k < 5; k++) for (j = 0; j <= k; j++) {
+  printf ", {\"name\": \"r%d\", \"body\": {\"shape\": \"sphere\", \"radius\": 0.5}, \"m\": 1, \"position\": [%.17g, %.17g, 0], \"velocity\": [0, 0, 0]}",
+    n++, k * sqrt(3) / 2, -k / 2 + j } }')
+world mbd-bodies-break.json "$free"', "bodies": ['"$(ball cue '-4, 0, 0' '1, 0, 0')$rack"'], '"$fine"', "t_end": 12'
+# The defaults: the stack drop (M11), a light ball resting on a heavy one, dropped from 1 m.
+p mbd-bodies-stack-drop.json bodies
+# Gases: N balls on a lattice in a closed box, seeded random velocities, no gravity (M13).
+gas() { awk -v side="$1" -v r="$2" -v pitch="$3" 'BEGIN { s = 20261128; n = 0; off = (side - 1) * pitch / 2
+  for (i = 0; i < side; i++) for (j = 0; j < side; j++) for (k = 0; k < side; k++) {
+    for (c = 0; c < 3; c++) { s = (16807 * s) % 2147483647; v[c] = 4 * s / 2147483647 - 2 }
+    printf "%s{\"name\": \"g%d\", \"body\": {\"shape\": \"sphere\", \"radius\": %s}, \"m\": 1, \"position\": [%.6g, %.6g, %.6g], \"velocity\": [%.6f, %.6f, %.6f]}",
+      (n ? ", " : ""), n, r, i * pitch - off, j * pitch - off, k * pitch + pitch / 2, v[0], v[1], v[2]; n++ } }'; }
+world mbd-bodies-gas-64.json '"parameters": {"g": 0}, "world": {"box": {"size": [8, 8, 8]}}, "bodies": ['"$(gas 4 0.4 2)"'],' \
+  '"integrator": {"name": "variational", "h": 0.005, "tolerance": 1e-15}, "t_end": 60'
+world mbd-bodies-gas-1000.json '"parameters": {"g": 0}, "world": {"box": {"size": [20, 20, 20]}}, "bodies": ['"$(gas 10 0.4 2)"'],' \
+  '"integrator": {"name": "variational", "h": 0.005, "tolerance": 1e-15}, "t_end": 20'
+# Twenty dice (unit boxes rounded by 0.08 m, 1100 kg/m^3) thrown into a box of walls.
+dice=$(awk 'BEGIN { s = 424242; for (n = 0; n < 20; n++) {
+    for (c = 0; c < 6; c++) { s = (16807 * s) % 2147483647; u[c] = 2 * s / 2147483647 - 1 }
+    printf "%s{\"name\": \"d%d\", \"body\": {\"shape\": \"box\", \"size\": [1, 1, 1], \"epsilon\": 0.08, \"density\": 1100}, \"position\": [%d, %d, %d], \"velocity\": [%.4f, %.4f, %.4f], \"angular_velocity\": [%.4f, %.4f, %.4f]}",
+      (n ? ", " : ""), n, 2 * (n % 4) - 3, 2 * (int(n / 4) % 3) - 2, 1 + 2 * int(n / 12), 3 * u[0], 3 * u[1], 2 * u[2], 4 * u[3], 4 * u[4], 4 * u[5] } }')
+world mbd-bodies-20-dice.json '"world": {"box": {"size": [9, 7]}}, "bodies": ['"$dice"'],' \
+  '"integrator": {"name": "variational", "h": 0.002, "tolerance": 1e-15}, "t_end": 8'
+# A superball: a sphere dropped spinning onto the floor, e = 0.95, until it rests.
+world rst-bodies-superball.json '"parameters": {"restitution": 0.95}, "bodies": [{"name": "ball", "body": {"shape": "sphere", "radius": 0.05}, "m": 0.05, "position": [0, 0, 1.05], "velocity": [0.3, 0, 0], "angular_velocity": [0, 0, 20]}],' \
+  '"integrator": {"name": "variational", "h": 0.001, "tolerance": 1e-15}, "t_end": 60'
