@@ -129,6 +129,12 @@ dice=$(awk 'BEGIN { s = 424242; for (n = 0; n < 20; n++) {
       (n ? ", " : ""), n, 2 * (n % 4) - 3, 2 * (int(n / 4) % 3) - 2, 1 + 2 * int(n / 12), 3 * u[0], 3 * u[1], 2 * u[2], 4 * u[3], 4 * u[4], 4 * u[5] } }')
 world mbd-bodies-20-dice.json '"world": {"box": {"size": [9, 7]}}, "bodies": ['"$dice"'],' \
   '"integrator": {"name": "variational", "h": 0.002, "tolerance": 1e-15}, "t_end": 8'
+# A ball falling through rows of fixed pegs (a Galton board in a slot: walls at y = +-0.3).
+pegs=$(awk 'BEGIN { n = 0; for (row = 0; row < 5; row++) for (j = 0; j < 6 - row % 2; j++)
+  printf ", {\"name\": \"peg%d\", \"fixed\": true, \"body\": {\"shape\": \"sphere\", \"radius\": 0.1}, \"position\": [%.6g, 0, %.6g]}",
+    n++, (j - 2.5 + (row % 2) / 2) * 0.6, 3.5 - 0.5 * row }')
+world mbd-bodies-pegs.json '"world": {"box": {"size": [4, 0.6]}}, "bodies": [{"name": "ball", "body": {"shape": "sphere", "radius": 0.15}, "m": 0.1, "position": [0.05, 0, 4.5]}'"$pegs"'],' \
+  '"integrator": {"name": "variational", "h": 0.001, "tolerance": 1e-15}, "t_end": 10'
 # A superball: a sphere dropped spinning onto the floor, e = 0.95, until it rests.
 world rst-bodies-superball.json '"parameters": {"restitution": 0.95}, "bodies": [{"name": "ball", "body": {"shape": "sphere", "radius": 0.05}, "m": 0.05, "position": [0, 0, 1.05], "velocity": [0.3, 0, 0], "angular_velocity": [0, 0, 20]}],' \
   '"integrator": {"name": "variational", "h": 0.001, "tolerance": 1e-15}, "t_end": 60'
