@@ -223,7 +223,16 @@ ConstrainedResult constrainedFlow(const WorldModel& w, std::span<const int> bodi
   lifted.assign(std::size_t(K), 0);
   for (int k = 0; k < K; ++k) {
     const bool pushed = work.Lambda[std::size_t(k)] > 0.0 || (fastest > 0.0 && lcp.x(k) > 0.0);
-    const bool opening = work.end[std::size_t(k)].gap > tol || (fastest > 0.0 && lcp.w(k) > 1e-12 * fastest);
+    // A row lets go when it opens by more than gravity along its normal closes again within a
+    // step (the settling rule read backwards): a smooth body rocking on the plane, whose
+    // multiplier touches zero now and then, would otherwise let go and land again every few
+    // steps, each landing a small impact and each new hold a new start of RATTLE's energy
+    // oscillation, which adds up.
+    const double gn = w.g * std::fabs(work.end[std::size_t(k)].n.z());
+    const double gap = work.end[std::size_t(k)].gap;
+    const double rate = fastest > 0.0 ? lcp.w(k) : 0.0;
+    const bool opening = (gap > tol || rate > 1e-12 * fastest) &&
+                         (gap > 0.5 * gn * tau * tau || rate > 0.5 * gn * tau);
     lifted[std::size_t(k)] = !pushed && opening ? 1 : 0;
   }
   return res;

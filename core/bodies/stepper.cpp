@@ -36,6 +36,7 @@ void BodiesStepper::prepare(Report& report) const {
   w.pointOf.reserve(contacts);
   w.manifoldOf.reserve(contacts);
   w.closingOf.reserve(contacts);
+  w.wasHeld.reserve(contacts);
   w.held.reserve(contacts);
   w.group.assign(n, -1);
   w.groupBodyStart.reserve(n + 1);
@@ -933,12 +934,21 @@ bool StepRun::updateHolds(double /*alpha*/, bool unresolved, const Candidate& ev
   // energy and gives it back when it lets go. With restitution the bounces shrink
   // geometrically, and below the step's resolution the contact settles.
   const bool pressedByPath = event.pressAcceleration > 0.0;
+  // Which island contacts were held before this event: a held body's free closing acceleration
+  // reads about 0 (its rows carry its weight), so it is not what decides whether it stays held.
+  w_.wasHeld.assign(nc, 0);
+  for (std::size_t q = 0; q < nc; ++q) {
+    for (const HeldRow& r : w_.held) w_.wasHeld[q] = w_.wasHeld[q] || rowOf(r, w_.contactOf[q]);
+  }
   auto holdIt = [&](std::size_t q) {
     const ImpactContact& ic = w_.islandContacts[q];
     double c = w_.closingOf[q];
+    // Held until now: it is pressed by its share of gravity (the constrained step lets it go
+    // when its multiplier vanishes and it opens); its rebound after this event decides.
+    if (w_.wasHeld[q]) c = std::max(c, m_.g * std::fabs(ic.n.z()));
     // The event's contact, pressed in by the path all step long: its press is the path's.
-    if (pressedByPath && !(c > 0.0) && w_.contactOf[q].sameAs(event.c) && !(ic.uBefore < -ic.uNoise)) {
-      c = event.pressAcceleration;
+    if (pressedByPath && w_.contactOf[q].sameAs(event.c) && !(ic.uBefore < -ic.uNoise)) {
+      c = std::max(c, event.pressAcceleration);
     }
     // With restitution, a contact that keeps coming back within this step (its body was hit
     // three times already) has bounces that accumulate inside the step whatever its free
@@ -947,7 +957,7 @@ bool StepRun::updateHolds(double /*alpha*/, bool unresolved, const Candidate& ev
     const ContactRef& cq = w_.contactOf[q];
     const bool chattering = ic.e < 1.0 && w_.impacts[std::size_t(cq.a)] >= 3 &&
                             std::max(ic.uAfter, 0.0) <= m_.g * h_;
-    if (chattering && !(c > 0.0)) c = 2.0 * m_.g;
+    if (chattering) c = std::max(c, 2.0 * m_.g);
     if (!(c > 0.0)) return false;
     if (ic.e >= 1.0) {
       return ic.uAfter <= ic.uNoise ||

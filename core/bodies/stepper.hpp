@@ -106,6 +106,7 @@ struct StepWork {
   std::vector<Vec3> pointOf;             ///< for each island contact, its world point on A
   std::vector<contact::ContactPoint> manifoldOf;  ///< for each island contact, its point
   std::vector<double> closingOf;         ///< for each island contact, its closing acceleration
+  std::vector<char> wasHeld;             ///< for each island contact, held before the event
   // Held contacts during the step, and the groups of bodies they join (moving as one).
   std::vector<HeldRow> held;
   std::vector<int> group;                ///< per body: its group, -1 if free

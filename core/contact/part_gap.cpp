@@ -279,8 +279,13 @@ void planeManifold(const Placement& A, const PartInfo& pa, const Vec3& n, double
   const se3::PolyhedronPart& p = A.shape->polyhedra[std::size_t(pa.index)];
   const Vec3 u = A.R.transpose() * n;
   std::array<int, kMaxManifoldPoints> idx{};
-  const int k = lowVertices(p, u, tolerance, idx);
   const double base = n.dot(A.x) - offset - p.epsilon;
+  // Every vertex within `tolerance` of the plane, also when the lowest one is pressed slightly
+  // into it (a held vertex, by the constrained step's round-off): a tolerance relative to the
+  // lowest vertex alone would drop a vertex that is touching too.
+  double lowest;
+  se3::lowestVertex(p, u, lowest);
+  const int k = lowVertices(p, u, tolerance + std::max(0.0, -(base + lowest)), idx);
   for (int i = 0; i < k; ++i) {
     const Vec3& v = p.vertices[std::size_t(idx[std::size_t(i)])];
     const double gap = base + u.dot(v);
