@@ -131,7 +131,9 @@ RunnerOutcome runStudy(const StudyPlan& plan, const RunnerOptions& options) {
     }
     if (!rows.empty()) emittedMoved.notify_all();
     for (const RunResult& row : rows) {
-      if (row.status == "cancelled") {  // a run stopped by a cancel that came between the checks
+      // A run stopped by a cancel that came between the checks, or a cancel asked for while the
+      // rows of this wake-up are handed out (by the row callback itself): no row after it.
+      if (row.status == "cancelled" || cancelled()) {
         outcome.cancelled = true;
         break;
       }
