@@ -135,6 +135,10 @@ pegs=$(awk 'BEGIN { n = 0; for (row = 0; row < 5; row++) for (j = 0; j < 6 - row
     n++, (j - 2.5 + (row % 2) / 2) * 0.6, 3.5 - 0.5 * row }')
 world mbd-bodies-pegs.json '"world": {"box": {"size": [4, 0.6]}}, "bodies": [{"name": "ball", "body": {"shape": "sphere", "radius": 0.15}, "m": 0.1, "position": [0.05, 0, 4.5]}'"$pegs"'],' \
   '"integrator": {"name": "variational", "h": 0.001, "tolerance": 1e-15}, "t_end": 10'
+# One die thrown into a box of walls with e = 0.7: it settles on a face (frictionless: it may
+# still slide and turn about the vertical).
+world rst-bodies-die-in-a-box.json '"parameters": {"restitution": 0.7}, "world": {"box": {"size": [9, 7]}}, "bodies": [{"name": "die", "body": {"shape": "box", "size": [1, 1, 1], "epsilon": 0.08, "density": 1100}, "position": [-1, 0, 2], "velocity": [4, 2.5, 2], "angular_velocity": [2, -3.5, 1.5]}],' \
+  '"integrator": {"name": "variational", "h": 0.002, "tolerance": 1e-15}, "t_end": 10'
 # A superball: a sphere dropped spinning onto the floor, e = 0.95, until it rests.
 world rst-bodies-superball.json '"parameters": {"restitution": 0.95}, "bodies": [{"name": "ball", "body": {"shape": "sphere", "radius": 0.05}, "m": 0.05, "position": [0, 0, 1.05], "velocity": [0.3, 0, 0], "angular_velocity": [0, 0, 20]}],' \
   '"integrator": {"name": "variational", "h": 0.001, "tolerance": 1e-15}, "t_end": 60'
