@@ -409,6 +409,37 @@ class TestGuiBody : public QObject {
     QCOMPARE(w->currentRun()->scenario.body->body.size.z(), 2.0 * std::sqrt(3.0));
   }
 
+  // A start height refused because the body cuts the ground does not ride along with the next
+  // edits, and it is asked for again once its cause is fixed: after the body is made small
+  // enough, z0 = 1.5 runs and its mark clears by itself.
+  void refusalClearsOnceItsCauseIsFixed() {
+    auto w = openRigidBody();
+    QVERIFY(w);
+    BodyEditor* body = w->editor()->bodyEditor();
+    ricochet::app::NumberField* z0 = w->editor()->initialField(QStringLiteral("z0"));
+    QVERIFY(z0);
+    typeInto(z0, QStringLiteral("1.5"));  // the default cube (half-diagonal 3 m) cuts the ground
+    QVERIFY(waitFor([&] { return z0->hasError(); }));
+    QVERIFY2(z0->error().contains(QStringLiteral("'plane'")), qPrintable(z0->error()));
+    for (int axis = 0; axis < 3; ++axis) {
+      const std::uint64_t before = w->currentRun()->generation;
+      typeInto(body->sizeField(axis), QStringLiteral("1"));
+      QVERIFY2(waitFor([&] { return w->currentRun()->generation != before; }),
+               qPrintable(body->sizeField(axis)->error()));
+      QVERIFY(!body->sizeField(axis)->hasError());
+    }
+    // A unit cube (half-diagonal 0.87 m) fits at 1.5 m: the refused value now runs.
+    QVERIFY(waitFor([&] { return !z0->hasError(); }, 5000));
+    QVERIFY(w->editor()->messageFor(z0).isEmpty());
+    const auto& names = ricochet::findSystem("rigid-body")->info().initial;
+    std::size_t iz = 0;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i].name == "z0") iz = i;
+    }
+    QVERIFY(waitFor([&] { return w->currentRun()->scenario.initial[iz] == 1.5; }));
+    QCOMPARE(w->currentRun()->scenario.body->body.size, Vec3::Ones());
+  }
+
   // Mass from a density: the switch keeps the mass (to six digits), then 2700 kg/m^3 gives
   // density x volume; the parameter m is disabled meanwhile. A primitive replaces a mesh, and
   // Undo brings the mesh back.

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <string>
 
@@ -273,6 +274,7 @@ void ScenarioEditor::accepted(const Scenario& scenario, QWidget* source) {
     if (row.field == source) {
       row.field->setValue(slot(applied_, row));
       row.message->hide();
+      row.refused = std::numeric_limits<double>::quiet_NaN();
     } else if (!row.field->hasError()) {
       const double v = slot(applied_, row);
       if (v != row.field->value()) row.field->setValue(v);
@@ -293,6 +295,7 @@ void ScenarioEditor::refused(QWidget* source, const QString& reason) {
   // Drop the refused value from the candidate: later edits start from what runs.
   for (Row& row : rows_) {
     if (row.field == source) {
+      if (slot(desired_, row) != slot(applied_, row)) row.refused = slot(desired_, row);
       slot(desired_, row) = slot(applied_, row);
       row.field->setError(reason);
     }
@@ -310,7 +313,28 @@ void ScenarioEditor::refused(QWidget* source, const QString& reason) {
   setRowMessage(source, reason);
 }
 
-void ScenarioEditor::runStarted(const RunInfo& info) { bodyEditor_->showFigures(info.body); }
+void ScenarioEditor::runStarted(const RunInfo& info) {
+  bodyEditor_->showFigures(info.body);
+  retryRefused(info.scenario);
+}
+
+void ScenarioEditor::retryRefused(const Scenario& running) {
+  // A value refused earlier may be admissible now that another edit runs (e.g. a smaller body
+  // under a start height that cut the ground): it is asked for again, the first marked field
+  // first. Refused again, it keeps its mark with the new reason and is not retried until the
+  // next run starts.
+  for (Row& row : rows_) {
+    if (!row.field->hasError() || std::isnan(row.refused)) continue;
+    const double v = row.refused;
+    // The running scenario with this one value: the candidate of later edits (desired_) is not
+    // touched, so a refusal here never rides along with them.
+    Scenario candidate = running;
+    if (v == slot(candidate, row)) continue;
+    slot(candidate, row) = v;
+    emit requestRun(candidate, row.field);
+    return;
+  }
+}
 
 void ScenarioEditor::runAccepted(const RunInfo& info, const RunRequest& request) {
   if (request.kind == RequestKind::Edit || request.kind == RequestKind::Reset) {
@@ -400,6 +424,9 @@ QString ScenarioEditor::messageFor(const QWidget* field) const {
 
 void ScenarioEditor::onCommitted(Row& row, double value) {
   if (updating_) return;
+  // The refused value committed again unchanged (the field lost focus): it stays refused until
+  // its cause changes (retryRefused), and it does not ride along with the next edit.
+  if (row.field->hasError() && value == row.refused) return;
   setRowMessage(row.field, QString());
   // Back to the value that runs (after a refusal): nothing to restart.
   if (value == slot(applied_, row) && value == slot(desired_, row)) return;

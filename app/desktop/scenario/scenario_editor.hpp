@@ -22,6 +22,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 class QCheckBox;
@@ -87,6 +88,9 @@ class ScenarioEditor : public QWidget {
     QLabel* message = nullptr;
     enum Target { Parameter, Initial, H, Tolerance, TEnd } target = Parameter;
     std::size_t index = 0;
+    /// The value the worker last refused for this field (NaN: none). Committing the same text
+    /// again (leaving the field) does not ask again, so later edits do not carry it along.
+    double refused = std::numeric_limits<double>::quiet_NaN();
   };
   void rebuildForms(const SystemInfo& info);
   void addRow(QFormLayout* form, NumberField* field, Row::Target target, std::size_t index);
@@ -96,6 +100,9 @@ class ScenarioEditor : public QWidget {
   static double& slot(Scenario& s, const Row& row);
   void restoreDefaults();
   void requestEpsilon(double value, QWidget* source);
+  /// Asks again for the first value still marked as refused, once a new run has started (its
+  /// cause may be fixed by the edit that started it).
+  void retryRefused(const Scenario& running);
   /// A new body: the initial angular momentum becomes `angularMomentumMap` (J_new J_old^-1)
   /// times it, so the body starts with the angular velocity it had.
   void keepAngularVelocity(const Eigen::Matrix3d& angularMomentumMap);
