@@ -281,6 +281,15 @@ class StepRun {
     return true;
   }
 
+  /// The gap below which contact c counts as closed with A at sa and B at sb: the model's
+  /// closedGap, or the round-off of the coordinates the gap is computed from when they are large
+  /// (a body that slid 2.6e5 m down a tilted plane computes its gap to about 1e-10 m).
+  double closedFor(const ContactRef& c, const BodyState& sa, const BodyState& sb) const {
+    double scale = sa.x.cwiseAbs().maxCoeff();
+    scale += c.b >= 0 ? sb.x.cwiseAbs().maxCoeff() : std::fabs(m_.planes[std::size_t(c.plane)].offset);
+    return std::max(m_.closedGap, 16.0 * 2.220446049250313e-16 * scale);
+  }
+
   /// A support point that did not converge (an intersection part's crease solve): the gap is
   /// unknown, so the step fails rather than run on a guess.
   bool supportFailure(double alpha) {
@@ -592,7 +601,7 @@ bool StepRun::findDip(const ContactRef& c, double g1, double& cutT, double& cutG
   BodyState sa, sb;
   double g0;
   if (!gapAt(c, lo, 0.0, g0, sa, sb)) return false;
-  if (!(g0 > m_.closedGap)) return true;  // closed at its start: timeCandidate's business
+  if (!(g0 > closedFor(c, sa, c.b >= 0 ? sb : sa))) return true;  // closed at its start: timeCandidate's business
   if (safe(0.0, g0, tEnd, g1)) return true;
   // Bisect the intervals the bound cannot clear, in time order, to a depth of 2^-14 of a step.
   struct Span {
@@ -699,7 +708,8 @@ bool StepRun::timeCandidate(Candidate& k) {
   BodyState sa, sb;
   double g0;
   if (!gapAt(c, lo, 0.0, g0, sa, sb)) return false;
-  const bool closed = g0 <= m_.closedGap;
+  const double closedGap = closedFor(c, sa, c.b >= 0 ? sb : sa);
+  const bool closed = g0 <= closedGap;
   double noise = 0.0;
   const double u = closed ? approachOf(c, sa, c.b >= 0 ? sb : sa, noise) : -1.0;
   const bool approaching = u < -noise;
@@ -721,7 +731,7 @@ bool StepRun::timeCandidate(Candidate& k) {
   }
   // Closed and not approaching: touching at rest stays (round-off below the closed gap), and a
   // contact that is opening along the step is leaving ...
-  if (g1 >= -m_.closedGap || g1 > g0) {
+  if (g1 >= -closedGap || g1 > g0) {
     k.timed = false;  // not an event
     k.alpha = 2.0;
     return true;
@@ -798,14 +808,14 @@ void StepRun::islandContactsOf(const ContactRef& c) {
   if (c.b < 0) {
     const Plane& p = m_.planes[std::size_t(c.plane)];
     contact::planeManifold(placementOf(A, sa), A.parts[std::size_t(c.pa)], p.n, p.offset,
-                           m_.closedGap, man);
+                           closedFor(c, sa, sa), man);
   } else {
     const Body& B = m_.bodies[std::size_t(c.b)];
     const BodyState& sb = w_.at[std::size_t(c.b)];
     PairGap g;
     gapOf(c, sa, sb, &g);
     contact::pairManifold(placementOf(A, sa), A.parts[std::size_t(c.pa)], placementOf(B, sb),
-                          B.parts[std::size_t(c.pb)], g, m_.closedGap, man);
+                          B.parts[std::size_t(c.pb)], g, closedFor(c, sa, sb), man);
   }
   const std::int64_t keyB = c.b >= 0 ? std::int64_t(c.b) : planeIndex(c.plane);
   const double e = restitutionOf(m_, c.a, keyB);
@@ -852,13 +862,16 @@ bool StepRun::closeIsland(double lo, double t) {
     const BodyState si = w_.at[std::size_t(i)];
     for (int k = 0; k < int(m_.planes.size()); ++k) {
       const Plane& p = m_.planes[std::size_t(k)];
-      if (p.n.dot(si.x) - p.offset - A.reach > m_.closedGap) continue;
+      ContactRef any;
+      any.a = i;
+      any.plane = k;
+      if (p.n.dot(si.x) - p.offset - A.reach > closedFor(any, si, si)) continue;
       for (int pa = 0; pa < int(A.parts.size()); ++pa) {
         ContactRef c;
         c.a = i;
         c.pa = pa;
         c.plane = k;
-        if (gapOf(c, si, si) <= m_.closedGap) islandContactsOf(c);
+        if (gapOf(c, si, si) <= closedFor(c, si, si)) islandContactsOf(c);
       }
     }
     w_.partners.clear();
@@ -873,7 +886,10 @@ bool StepRun::closeIsland(double lo, double t) {
       } else if (!stateAt(j, lo, t, sj)) {
         return false;
       }
-      if ((si.x - sj.x).norm() - A.reach - B.reach > m_.closedGap) continue;
+      ContactRef pair;
+      pair.a = i;
+      pair.b = j;
+      if ((si.x - sj.x).norm() - A.reach - B.reach > closedFor(pair, si, sj)) continue;
       for (int pa = 0; pa < int(A.parts.size()); ++pa) {
         for (int pb = 0; pb < int(B.parts.size()); ++pb) {
           ContactRef c;
@@ -887,7 +903,7 @@ bool StepRun::closeIsland(double lo, double t) {
           }
           const BodyState& sa = c.a == i ? si : sj;
           const BodyState& sb = c.a == i ? sj : si;
-          if (gapOf(c, sa, sb) > m_.closedGap) continue;
+          if (gapOf(c, sa, sb) > closedFor(c, sa, sb)) continue;
           if (!B.fixed && !islandAdd(j, lo, t)) return false;
           islandContactsOf(c);
         }
