@@ -191,6 +191,17 @@ class TestGuiBody : public QObject {
     checkShown(body, 1.0, Vec3::Zero(), Vec3::Constant(2.0));
     QVERIFY(pickSystem(*w, QStringLiteral("particle-floor")));
     QVERIFY(body->isHidden());
+    // A world of several bodies lists its bodies instead (the default: the stack drop).
+    QVERIFY(pickSystem(*w, QStringLiteral("bodies")));
+    QVERIFY(waitFor([&] { return w->editor()->bodiesLabel()->isVisible(); }));
+    QVERIFY(body->isHidden());
+    const QString list = w->editor()->bodiesLabel()->text();
+    QVERIFY2(list.contains(QStringLiteral("Bodies (2)")) && list.contains(QStringLiteral("lower: sphere, 1 kg")) &&
+                 list.contains(QStringLiteral("upper: sphere, 0.1 kg")),
+             qPrintable(list));
+    QVERIFY(pickSystem(*w, QStringLiteral("rigid-body")));
+    QVERIFY(waitFor([&] { return body->isVisible(); }));
+    QVERIFY(!w->editor()->bodiesLabel()->isVisible());
   }
 
   // Import Mesh... opens the file dialog; the path typed there is read in the background and

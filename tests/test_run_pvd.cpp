@@ -230,48 +230,83 @@ class TestRunPvd : public QObject {
   }
 
   // The series draws the scenario's own body and its walls (the same model the run uses), not
-  // the default cube: a box of edges (0.4, 0.6, 1.0) standing upright spans exactly that (plus
-  // its rounding), and a box of walls adds four obstacles beside the ground.
+  // the default cube: a box, a union of two boxes and a mesh file (a box written as an STL) each
+  // span exactly their size (plus the rounding) in the first frame, and a box of walls adds
+  // obstacle cells to the ground's.
   void seriesShowsTheScenariosBodyAndWalls() {
     QTemporaryDir dir;
-    const QString scenario = dir.filePath(QStringLiteral("box.json"));
-    QFile f(scenario);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body",
-      "body": {"shape": "box", "size": [0.4, 0.6, 1.0], "epsilon": 0.001},
-      "world": {"box": {"size": [3, 2]}},
-      "initial": {"x0": 0, "y0": 0, "z0": 1, "vx0": 0, "vy0": 0, "vz0": 0, "Pi1_0": 0, "Pi2_0": 0,
-                  "Pi3_0": 0, "rx0": 0, "ry0": 0, "rz0": 0}})");
-    f.close();
-    const QString series = dir.filePath(QStringLiteral("series"));
-    const Run r = cli({QStringLiteral("run"), scenario, QStringLiteral("--steps"), QStringLiteral("2"),
-                       QStringLiteral("--pvd"), series});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    const std::vector<IndexEntry> index = readIndex(series + QStringLiteral("/run.pvd"));
-    QVERIFY(!index.empty());
-    const Frame first = readFrame(series + QLatin1Char('/') + index.front().file);
-    QVERIFY(first.data);
-    Eigen::Vector3d lo = Eigen::Vector3d::Constant(1e300), hi = -lo;
-    for (vtkIdType c = 0; c < first.data->GetNumberOfCells(); ++c) {
-      if (first.cellArray("kind")->GetTuple1(c) != 0) continue;
-      vtkIdType n = 0;
-      const vtkIdType* ids = nullptr;
-      first.data->GetCellPoints(c, n, ids);
-      for (vtkIdType k = 0; k < n; ++k) {
-        const Eigen::Vector3d p(first.data->GetPoint(ids[k]));
-        lo = lo.cwiseMin(p);
-        hi = hi.cwiseMax(p);
+    {
+      QFile stl(dir.filePath(QStringLiteral("slab.stl")));
+      QVERIFY(stl.open(QIODevice::WriteOnly));
+      // A 0.8 x 0.5 x 0.3 box centred at the origin.
+      const double hx = 0.4, hy = 0.25, hz = 0.15;
+      const double v[8][3] = {{-hx, -hy, -hz}, {hx, -hy, -hz}, {-hx, hy, -hz}, {hx, hy, -hz},
+                              {-hx, -hy, hz},  {hx, -hy, hz},  {-hx, hy, hz},  {hx, hy, hz}};
+      const int t[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                            {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+      QByteArray text = "solid slab\n";
+      for (const auto& f : t) {
+        text += " facet normal 0 0 0\n  outer loop\n";
+        for (int k : f) text += QByteArray("   vertex ") + QByteArray::number(v[k][0], 'g', 17) + ' ' +
+                                QByteArray::number(v[k][1], 'g', 17) + ' ' + QByteArray::number(v[k][2], 'g', 17) + '\n';
+        text += "  endloop\n endfacet\n";
       }
+      stl.write(text + "endsolid slab\n");
     }
-    const Eigen::Vector3d extent = hi - lo;
-    const Eigen::Vector3d expected(0.402, 0.602, 1.002);  // edges plus twice the rounding
-    QVERIFY2((extent - expected).cwiseAbs().maxCoeff() < 2e-3,
-             qPrintable(QStringLiteral("%1 %2 %3").arg(extent.x()).arg(extent.y()).arg(extent.z())));
-    // Ground and the four walls: more obstacle cells than the ground alone draws.
-    const QString plain = dir.filePath(QStringLiteral("plain"));
-    QVERIFY(cli(runArgs(QStringLiteral("rigid-body"), 2, 1) << QStringLiteral("--pvd") << plain).exitCode == 0);
-    const Frame ground = readFrame(plain + QLatin1Char('/') + readIndex(plain + QStringLiteral("/run.pvd")).front().file);
-    QVERIFY2(first.cells(1) > ground.cells(1), qPrintable(QStringLiteral("%1 vs %2").arg(first.cells(1)).arg(ground.cells(1))));
+    struct Case {
+      const char* name;
+      const char* body;
+      Eigen::Vector3d extent;
+    };
+    const Case cases[] = {
+        {"box", R"({"shape": "box", "size": [0.4, 0.6, 1.0], "epsilon": 0.001})",
+         Eigen::Vector3d(0.402, 0.602, 1.002)},
+        {"union", R"({"shape": "union", "parts": [
+            {"shape": "box", "size": [1, 0.2, 0.2], "epsilon": 0.001, "position": [0, 0, 0], "rotation": [0, 0, 0]},
+            {"shape": "box", "size": [0.2, 0.2, 0.6], "epsilon": 0.001, "position": [0.4, 0, 0.2], "rotation": [0, 0, 0]}]})",
+         Eigen::Vector3d(1.002, 0.202, 0.602)},
+        {"mesh", R"({"shape": "mesh", "file": "slab.stl", "epsilon": 0.001})", Eigen::Vector3d(0.802, 0.502, 0.302)},
+    };
+    int ground = -1;
+    for (const Case& c : cases) {
+      const QString scenario = dir.filePath(QString::fromLatin1(c.name) + ".json");
+      QFile f(scenario);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray(R"({"format": "ricochet-scenario", "version": 1, "system": "rigid-body", "body": )") + c.body +
+              R"(, "world": {"box": {"size": [3, 2]}},
+        "initial": {"x0": 0, "y0": 0, "z0": 1, "vx0": 0, "vy0": 0, "vz0": 0, "Pi1_0": 0, "Pi2_0": 0,
+                    "Pi3_0": 0, "rx0": 0, "ry0": 0, "rz0": 0}})");
+      f.close();
+      const QString series = dir.filePath(QString::fromLatin1(c.name));
+      const Run r = cli({QStringLiteral("run"), scenario, QStringLiteral("--steps"), QStringLiteral("2"),
+                         QStringLiteral("--pvd"), series});
+      QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+      const std::vector<IndexEntry> index = readIndex(series + QStringLiteral("/run.pvd"));
+      QVERIFY(!index.empty());
+      const Frame first = readFrame(series + QLatin1Char('/') + index.front().file);
+      QVERIFY(first.data);
+      Eigen::Vector3d lo = Eigen::Vector3d::Constant(1e300), hi = -lo;
+      for (vtkIdType k = 0; k < first.data->GetNumberOfCells(); ++k) {
+        if (first.cellArray("kind")->GetTuple1(k) != 0) continue;
+        vtkIdType n = 0;
+        const vtkIdType* ids = nullptr;
+        first.data->GetCellPoints(k, n, ids);
+        for (vtkIdType q = 0; q < n; ++q) {
+          const Eigen::Vector3d p(first.data->GetPoint(ids[q]));
+          lo = lo.cwiseMin(p);
+          hi = hi.cwiseMax(p);
+        }
+      }
+      const Eigen::Vector3d extent = hi - lo;
+      QVERIFY2((extent - c.extent).cwiseAbs().maxCoeff() < 2e-3,
+               qPrintable(QStringLiteral("%1: %2 %3 %4").arg(c.name).arg(extent.x()).arg(extent.y()).arg(extent.z())));
+      if (ground < 0) {
+        const QString plain = dir.filePath(QStringLiteral("plain"));
+        QVERIFY(cli(runArgs(QStringLiteral("rigid-body"), 2, 1) << QStringLiteral("--pvd") << plain).exitCode == 0);
+        ground = readFrame(plain + QLatin1Char('/') + readIndex(plain + QStringLiteral("/run.pvd")).front().file).cells(1);
+      }
+      QVERIFY2(first.cells(1) > ground, qPrintable(QStringLiteral("%1: %2 vs %3").arg(c.name).arg(first.cells(1)).arg(ground)));
+    }
   }
 
   // No times, no addresses: the same run gives the same files, byte for byte.

@@ -107,6 +107,12 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
   bodyEditor_ = new BodyEditor;
   bodyEditor_->hide();
   top->addWidget(bodyEditor_);
+  bodiesLabel_ = new QLabel;
+  bodiesLabel_->setObjectName(QStringLiteral("bodiesLabel"));
+  bodiesLabel_->setWordWrap(true);
+  bodiesLabel_->setTextFormat(Qt::PlainText);
+  bodiesLabel_->hide();
+  top->addWidget(bodiesLabel_);
   connect(bodyEditor_, &BodyEditor::bodyRequested, this,
           [this](std::shared_ptr<const BodyScenario> body, QWidget* source,
                  std::optional<Eigen::Matrix3d> angularMomentumMap) {
@@ -256,9 +262,34 @@ void ScenarioEditor::setScenario(const Scenario& scenario) {
   desired_ = scenario;
   if (formsFor_ != scenario.system) rebuildForms(system->info());
   showValues(scenario);
-  bodyEditor_->setVisible(system->info().defaultBody != nullptr && scenario.body != nullptr);
+  const bool several = scenario.body && !scenario.body->bodies.empty();
+  bodyEditor_->setVisible(system->info().defaultBody != nullptr && scenario.body != nullptr && !several);
   bodyEditor_->setScenario(scenario);
+  showBodies(scenario);
   showMassSource();
+}
+
+void ScenarioEditor::showBodies(const Scenario& scenario) {
+  // The one-body section edits a single "body"; a world of several bodies lists its own, which
+  // its scenario file describes (the bodies panel will edit them here).
+  const bool several = scenario.body && !scenario.body->bodies.empty();
+  bodiesLabel_->setVisible(several);
+  if (!several) return;
+  const std::vector<BodyEntry>& bodies = scenario.body->bodies;
+  QString text = tr("Bodies (%1), from the scenario file; edit its \"bodies\" list, or one number "
+                    "with --set NAME.FIELD in ricochet-cli:")
+                     .arg(bodies.size());
+  constexpr std::size_t kShown = 12;
+  for (std::size_t i = 0; i < bodies.size() && i < kShown; ++i) {
+    const BodyEntry& b = bodies[i];
+    const QString name = b.name.empty() ? QStringLiteral("b%1").arg(i) : QString::fromStdString(b.name);
+    const QString mass = b.fixed ? tr("fixed")
+                         : b.density ? tr("%1 kg/m^3").arg(*b.density)
+                                     : tr("%1 kg").arg(b.mass);
+    text += QStringLiteral("\n  %1: %2, %3").arg(name, QString::fromLatin1(shapeName(b.body.shape)), mass);
+  }
+  if (bodies.size() > kShown) text += tr("\n  ... and %1 more").arg(bodies.size() - kShown);
+  bodiesLabel_->setText(text);
 }
 
 void ScenarioEditor::accepted(const Scenario& scenario, QWidget* source) {
@@ -281,6 +312,7 @@ void ScenarioEditor::accepted(const Scenario& scenario, QWidget* source) {
     }
   }
   updating_ = false;
+  showBodies(scenario);
   if (scenario.body) {
     if (source == defaultsButton_) {
       bodyEditor_->setScenario(scenario);  // the defaults replace whatever the section showed

@@ -71,6 +71,8 @@ class ScenarioEditor : public QWidget {
   NumberField* settingField(const QString& name) const;  ///< "h", "tolerance", "t_end"
   /// The Body section (shown only for a system with SystemInfo::defaultBody).
   BodyEditor* bodyEditor() const { return bodyEditor_; }
+  /// A world of several bodies (`bodies`): what its bodies are, in place of the one-body section.
+  QLabel* bodiesLabel() const { return bodiesLabel_; }
   /// The reason shown beside `field` (empty when none).
   QString messageFor(const QWidget* field) const;
 
@@ -119,6 +121,8 @@ class ScenarioEditor : public QWidget {
   QGroupBox* parameterBox_ = nullptr;
   QGroupBox* initialBox_ = nullptr;
   BodyEditor* bodyEditor_ = nullptr;
+  QLabel* bodiesLabel_ = nullptr;
+  void showBodies(const Scenario& scenario);
   QWidget* parameterHost_ = nullptr;
   QWidget* initialHost_ = nullptr;
   QWidget* settingsHost_ = nullptr;
