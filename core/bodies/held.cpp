@@ -235,6 +235,25 @@ ConstrainedResult constrainedFlow(const WorldModel& w, std::span<const int> bodi
                          (gap > 0.5 * gn * tau * tau || rate > 0.5 * gn * tau);
     lifted[std::size_t(k)] = !pushed && opening ? 1 : 0;
   }
+  // RATTLE's velocity constraint on the rows that stay held: their normal velocity is zero at
+  // the end of the step, opening as well as closing (the one-sided projection above leaves an
+  // opening rate, which the next step's pushing-only impulses cannot take back: a rocking smooth
+  // body then gained energy step after step). Gauss-Seidel over the rows, no allocation.
+  for (int sweep = 0; sweep < 50; ++sweep) {
+    double worst = 0.0, scale = 0.0;
+    for (int k = 0; k < K; ++k) {
+      if (lifted[std::size_t(k)]) continue;
+      const HeldRow& r = rows[std::size_t(k)];
+      const RowValue& v = work.end[std::size_t(k)];
+      const double u = rowVelocity(w, v, r, to[std::size_t(r.a)], stateOfB(r, to));
+      const double d = delassus(w, r, v, r, v);
+      if (!(d > 0.0)) continue;
+      worst = std::max(worst, std::fabs(u));
+      scale = std::max(scale, fastest);
+      applyRow(w, r, v, -u / d, to);
+    }
+    if (!(worst > 1e-13 * std::max(scale, 1e-3))) break;
+  }
   return res;
 }
 
