@@ -60,12 +60,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::mt19937_64 rng(o.seed);
-  std::vector<Case> cases;
-  for (const std::string& kind : o.kinds)
-    for (const std::string& world : o.worlds)
-      for (const bool lively : {true, false})
-        for (int k = 0; k < o.runs; ++k) cases.push_back(makeCase(o, kind, world, lively, k, rng));
+  const std::vector<Case> cases = makeCases(o);
   std::vector<Outcome> outcomes(cases.size());
   std::atomic<std::size_t> next{0};
   std::mutex print;

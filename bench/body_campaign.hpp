@@ -129,6 +129,18 @@ inline Case makeCase(const Options& o, const std::string& kind, const std::strin
   return c;
 }
 
+/// Every case of a campaign, in its order: kinds, worlds, lively then gentle, `runs` of each,
+/// drawn from one generator seeded with `o.seed`.
+inline std::vector<Case> makeCases(const Options& o) {
+  std::mt19937_64 rng(o.seed);
+  std::vector<Case> cases;
+  for (const std::string& kind : o.kinds)
+    for (const std::string& world : o.worlds)
+      for (const bool lively : {true, false})
+        for (int k = 0; k < o.runs; ++k) cases.push_back(makeCase(o, kind, world, lively, k, rng));
+  return cases;
+}
+
 inline Outcome runCase(const Case& c, long long steps) {
   Outcome out;
   out.label = c.label;

@@ -66,24 +66,17 @@ class TestBodiesLongrun : public QObject {
     campaign::Options o;
     o.runs = 1;
     o.seed = 7;
-    std::mt19937_64 rng(o.seed);
-    int runs = 0;
-    for (const std::string& kind : o.kinds) {
-      for (const std::string& world : o.worlds) {
-        for (const bool lively : {true, false}) {
-          const campaign::Case c = campaign::makeCase(o, kind, world, lively, 0, rng);
-          const campaign::Outcome r = campaign::runCase(c, 20000);
-          QVERIFY2(r.ok, qPrintable(QString::fromStdString(r.label + ": " + r.message)));
-          QCOMPARE(r.steps, 20000LL);
-          QVERIFY2(r.impacts > 0, r.label.c_str());
-          qInfo("%s: %lld impacts, max |dE|/E0 %.2e", r.label.c_str(), r.impacts, r.worstEnergy);
-          QVERIFY2(r.worstEnergy < kElasticBound, qPrintable(QString::fromStdString(r.label) + ": " +
-                                                              QString::number(r.worstEnergy)));
-          ++runs;
-        }
-      }
+    const std::vector<campaign::Case> cases = campaign::makeCases(o);
+    QCOMPARE(cases.size(), std::size_t(12));
+    for (const campaign::Case& c : cases) {
+      const campaign::Outcome r = campaign::runCase(c, 20000);
+      QVERIFY2(r.ok, qPrintable(QString::fromStdString(r.label + ": " + r.message)));
+      QCOMPARE(r.steps, 20000LL);
+      QVERIFY2(r.impacts > 0, r.label.c_str());
+      qInfo("%s: %lld impacts, max |dE|/E0 %.2e", r.label.c_str(), r.impacts, r.worstEnergy);
+      QVERIFY2(r.worstEnergy < kElasticBound,
+               qPrintable(QString::fromStdString(r.label) + ": " + QString::number(r.worstEnergy)));
     }
-    QCOMPARE(runs, 12);
   }
 
   void randomUserBodiesWithRestitutionSettle() {
@@ -92,20 +85,14 @@ class TestBodiesLongrun : public QObject {
     o.seed = 11;
     o.eLo = 0.3;
     o.eHi = 0.95;
-    std::mt19937_64 rng(o.seed);
-    for (const std::string& kind : o.kinds) {
-      for (const std::string& world : o.worlds) {
-       for (const bool lively : {true, false}) {
-        const campaign::Case c = campaign::makeCase(o, kind, world, lively, 0, rng);
-        const campaign::Outcome r = campaign::runCase(c, 30000);
-        QVERIFY2(r.ok, qPrintable(QString::fromStdString(r.label + ": " + r.message)));
-        qInfo("%s: %lld impacts, settled %d, max |E + D - E0|/E0 %.2e", r.label.c_str(), r.impacts,
-              int(r.settled), r.worstEnergy);
-        QVERIFY2(r.settled, r.label.c_str());
-        QVERIFY2(r.worstEnergy < kDissipativeBound, qPrintable(QString::fromStdString(r.label) + ": " +
-                                                                QString::number(r.worstEnergy)));
-       }
-      }
+    for (const campaign::Case& c : campaign::makeCases(o)) {
+      const campaign::Outcome r = campaign::runCase(c, 30000);
+      QVERIFY2(r.ok, qPrintable(QString::fromStdString(r.label + ": " + r.message)));
+      qInfo("%s: %lld impacts, settled %d, max |E + D - E0|/E0 %.2e", r.label.c_str(), r.impacts,
+            int(r.settled), r.worstEnergy);
+      QVERIFY2(r.settled, r.label.c_str());
+      QVERIFY2(r.worstEnergy < kDissipativeBound,
+               qPrintable(QString::fromStdString(r.label) + ": " + QString::number(r.worstEnergy)));
     }
   }
 
@@ -201,12 +188,13 @@ class TestBodiesLongrun : public QObject {
   }
 
  private:
-  // Bounds measured on these seeds (docs/multibody.md "Long runs"), with headroom.
-  static constexpr double kElasticBound = 1e-6;
-  // E + dissipated against E0 with restitution: held contacts move by RATTLE, whose energy sits
-  // in an O(h^2) band while a smooth body rocks on the plane (the planar ellipse: 1.1e-3,
-  // docs/restitution.md); measured 3.3e-4 for the rocking ellipsoid, <= 1e-6 for hulls and boxes.
-  static constexpr double kDissipativeBound = 1e-3;
+  // Elastic: measured <= 1.5e-14 on these 12 runs of 20000 steps (the full campaign's 720 runs
+  // of 1e6 steps: <= 1.1e-12, README "Reliability").
+  static constexpr double kElasticBound = 1e-12;
+  // E + dissipated against E0 with restitution over 30000 steps: measured <= 2.6e-6 for hulls
+  // and boxes, <= 4.1e-5 for the held, rocking ellipsoids (their drift while held is an open
+  // defect, docs/restitution.md; up to 0.1 of E0 over 1e6 steps in the full campaign).
+  static constexpr double kDissipativeBound = 2e-4;
 };
 
 QTEST_GUILESS_MAIN(TestBodiesLongrun)

@@ -240,7 +240,7 @@ ConstrainedResult constrainedFlow(const WorldModel& w, std::span<const int> bodi
   // opening rate, which the next step's pushing-only impulses cannot take back: a rocking smooth
   // body then gained energy step after step). Gauss-Seidel over the rows, no allocation.
   for (int sweep = 0; sweep < 50; ++sweep) {
-    double worst = 0.0, scale = 0.0;
+    double worst = 0.0;
     for (int k = 0; k < K; ++k) {
       if (lifted[std::size_t(k)]) continue;
       const HeldRow& r = rows[std::size_t(k)];
@@ -249,10 +249,9 @@ ConstrainedResult constrainedFlow(const WorldModel& w, std::span<const int> bodi
       const double d = delassus(w, r, v, r, v);
       if (!(d > 0.0)) continue;
       worst = std::max(worst, std::fabs(u));
-      scale = std::max(scale, fastest);
       applyRow(w, r, v, -u / d, to);
     }
-    if (!(worst > 1e-13 * std::max(scale, 1e-3))) break;
+    if (!(worst > 1e-13 * std::max(fastest, 1e-3))) break;
   }
   return res;
 }

@@ -276,6 +276,7 @@ class StepRun {
   bool gapAt(const ContactRef& c, double lo, double t, double& gap, BodyState& sa, BodyState& sb) {
     if (!stateAt(c.a, lo, t, sa)) return false;
     if (c.b >= 0 && !stateAt(c.b, lo, t, sb)) return false;
+    unsolved_ = {};
     gap = gapOf(c, sa, c.b >= 0 ? sb : sa);
     if (std::isnan(gap) && unsolved_.body >= 0) return supportFailure(lo + t);
     return true;
@@ -540,6 +541,7 @@ bool StepRun::considerCandidate(ContactRef c) {
       return true;
     }
   }
+  unsolved_ = {};
   const double g1 = endGap(c);
   if (std::isnan(g1) && unsolved_.body >= 0) return supportFailure(1.0);
   if (!std::isfinite(g1)) {
@@ -970,10 +972,9 @@ bool StepRun::updateHolds(double /*alpha*/, bool unresolved, const Candidate& ev
     // three times already) has bounces that accumulate inside the step whatever its free
     // closing acceleration says (a hull rocking on a held vertex onto the next one): it settles
     // once its rebound is below what gravity undoes in a step.
-    const ContactRef& cq = w_.contactOf[q];
-    const bool chattering = ic.e < 1.0 && w_.impacts[std::size_t(cq.a)] >= 3 &&
-                            std::max(ic.uAfter, 0.0) <= m_.g * h_;
-    if (chattering) c = std::max(c, 2.0 * m_.g);
+    if (ic.e < 1.0 && w_.impacts[std::size_t(w_.contactOf[q].a)] >= 3 && ic.uAfter <= m_.g * h_) {
+      return true;
+    }
     if (!(c > 0.0)) return false;
     if (ic.e >= 1.0) {
       return ic.uAfter <= ic.uNoise ||

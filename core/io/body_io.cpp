@@ -33,6 +33,12 @@ class Reader {
     return v;
   }
 
+  bool boolean(const json::Value& v, const std::string& key, bool& out) {
+    if (!v.isBool()) return fail(v, quoted(key) + " must be true or false, not " + json::typeNameWithArticle(v.type()));
+    out = v.asBool();
+    return true;
+  }
+
   bool number(const json::Value& v, const std::string& key, double& out) {
     if (!c_.expectNumber(v, key, kMaxScenarioMagnitude)) return false;
     out = v.asNumber();
@@ -229,10 +235,7 @@ class Reader {
     static const char* const kBodiesWorldKeys[] = {"box", "walls", "ground"};
     if (ground ? !c_.onlyKeys(v, kBodiesWorldKeys, "world") : !c_.onlyKeys(v, kWorldKeys, "world")) return false;
     if (const json::Value* g = ground ? v.find("ground") : nullptr) {
-      if (!g->isBool()) {
-        return fail(*g, std::string("\"world.ground\" must be true or false, not ") + json::typeNameWithArticle(g->type()));
-      }
-      *ground = g->asBool();
+      if (!boolean(*g, "world.ground", *ground)) return false;
     }
     if (const json::Value* box = v.find("box")) {
       if (!box->isObject()) return fail(*box, std::string("\"world.box\" must be an object, not ") + json::typeNameWithArticle(box->type()));
@@ -309,8 +312,7 @@ class Reader {
       const json::Value* body = require(e, "body", where, "its shape, e.g. {\"shape\": \"sphere\", \"radius\": 0.5}");
       if (!body || !node(*body, where + ".body", true, false, b.body, &b.density)) return false;
       if (const json::Value* f = e.find("fixed")) {
-        if (!f->isBool()) return fail(*f, quoted(where + ".fixed") + " must be true or false, not " + json::typeNameWithArticle(f->type()));
-        b.fixed = f->asBool();
+        if (!boolean(*f, where + ".fixed", b.fixed)) return false;
       }
       if (const json::Value* m = e.find("m")) {
         if (!bounded(*m, where + ".m", b.mass, true, "kg")) return false;
